@@ -1,0 +1,46 @@
+/*
+ * core/strs.h - owned string list and ordered string map (insertion order
+ * kept, keys unique). Both own copies of their strings. Zero-initialise;
+ * release with *_dispose. Mutators return 0 or PAIMON_ENOMEM.
+ */
+#ifndef PM_CORE_STRS_H
+#define PM_CORE_STRS_H
+
+#include <stddef.h>
+
+typedef struct pm_strlist {
+	char **items;
+	size_t len;
+	size_t cap;
+} pm_strlist;
+
+int pm_strlist_push(pm_strlist *l, const char *s);
+int pm_strlist_push_n(pm_strlist *l, const char *s, size_t n);
+/* Index of s, or -1. */
+long pm_strlist_find(const pm_strlist *l, const char *s);
+int pm_strlist_copy(pm_strlist *dst, const pm_strlist *src);
+void pm_strlist_sort(pm_strlist *l);
+void pm_strlist_dispose(pm_strlist *l);
+
+typedef struct pm_strmap {
+	char **keys;
+	char **vals;
+	size_t len;
+	size_t cap;
+} pm_strmap;
+
+/* Sets key to val (replacing an existing value, keeping its position). */
+int pm_strmap_set(pm_strmap *m, const char *key, const char *val);
+/* Value or NULL (borrowed). */
+const char *pm_strmap_get(const pm_strmap *m, const char *key);
+/* Removes key; returns 1 if it was present, 0 otherwise. */
+int pm_strmap_remove(pm_strmap *m, const char *key);
+int pm_strmap_copy(pm_strmap *dst, const pm_strmap *src);
+void pm_strmap_dispose(pm_strmap *m);
+
+/* Helpers for whole-string parsing. Return 0 on success, PAIMON_EINVAL otherwise
+ * (without setting the error message; callers name the thing at fault). */
+int pm_parse_i64(const char *s, long long *out);
+int pm_parse_bool(const char *s, int *out);
+
+#endif

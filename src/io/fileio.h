@@ -1,0 +1,84 @@
+/*
+ * io/fileio.h - the one door to storage. Every byte libpaimonc reads or
+ * writes goes through a pm_fileio, so object stores and the fault-injecting
+ * wrapper used by tests can be slotted in without touching callers.
+ *
+ * Paths are plain strings ("/abs/dir/file" for the local implementation).
+ * All functions return 0 or a negative paimon code with the message naming
+ * the path (PAIMON_ENOTFOUND for a missing file, PAIMON_EEXISTS when a
+ * no-overwrite write finds the target present).
+ */
+#ifndef PM_IO_FILEIO_H
+#define PM_IO_FILEIO_H
+
+#include <stdint.h>
+#include "core/buf.h"
+#include "core/strs.h"
+
+typedef struct pm_fileio pm_fileio;
+
+typedef struct pm_file_status {
+	char *name;       /* entry name within the listed directory (owned) */
+	int is_dir;
+	uint64_t size;
+	int64_t mtime_ms;
+} pm_file_status;
+
+typedef struct pm_file_list {
+	pm_file_status *items;
+	size_t len;
+	size_t cap;
+} pm_file_list;
+
+void pm_file_list_dispose(pm_file_list *l);
+
+typedef struct pm_fileio_ops {
+	/* Appends the whole file to out. */
+	int (*read_all)(pm_fileio *io, const char *path, pm_buf *out);
+	/* Reads exactly len bytes at off into dst; short file -> PAIMON_ECORRUPT. */
+	int (*read_range)(pm_fileio *io, const char *path, uint64_t off, size_t len, void *dst);
+	int (*stat)(pm_fileio *io, const char *path, pm_file_status *st); /* st->name unset */
+	/* Creates or truncates path with data (not atomic; use for hints). */
+	int (*write_overwrite)(pm_fileio *io, const char *path, const void *data, size_t len);
+	/* Atomically creates path with data; fails with PAIMON_EEXISTS if it exists.
+	 * Readers never observe a partly written file at path. */
+	int (*write_new_atomic)(pm_fileio *io, const char *path, const void *data, size_t len);
+	/* Entries of a directory, sorted by name; hidden entries included. */
+	int (*list)(pm_fileio *io, const char *dir, pm_file_list *out);
+	int (*exists)(pm_fileio *io, const char *path, int *exists);
+	int (*mkdirs)(pm_fileio *io, const char *dir);
+	/* Deletes a file; missing file is not an error. */
+	int (*remove)(pm_fileio *io, const char *path);
+	/* Deletes a directory tree; missing is not an error. */
+	int (*remove_all)(pm_fileio *io, const char *path);
+	/* Renames; fails with PAIMON_EEXISTS if dst exists. */
+	int (*rename_new)(pm_fileio *io, const char *src, const char *dst);
+	void (*close)(pm_fileio *io);
+} pm_fileio_ops;
+
+struct pm_fileio {
+	const pm_fileio_ops *ops;
+};
+
+/* Local POSIX file system. Free with pm_fileio_close. */
+int pm_fileio_local_new(pm_fileio **out);
+
+static inline int pm_fileio_read_all(pm_fileio *io, const char *p, pm_buf *o) { return io->ops->read_all(io, p, o); }
+static inline int pm_fileio_read_range(pm_fileio *io, const char *p, uint64_t off, size_t n, void *d) { return io->ops->read_range(io, p, off, n, d); }
+static inline int pm_fileio_stat(pm_fileio *io, const char *p, pm_file_status *st) { return io->ops->stat(io, p, st); }
+static inline int pm_fileio_write_overwrite(pm_fileio *io, const char *p, const void *d, size_t n) { return io->ops->write_overwrite(io, p, d, n); }
+static inline int pm_fileio_write_new_atomic(pm_fileio *io, const char *p, const void *d, size_t n) { return io->ops->write_new_atomic(io, p, d, n); }
+static inline int pm_fileio_list(pm_fileio *io, const char *d, pm_file_list *o) { return io->ops->list(io, d, o); }
+static inline int pm_fileio_exists(pm_fileio *io, const char *p, int *e) { return io->ops->exists(io, p, e); }
+static inline int pm_fileio_mkdirs(pm_fileio *io, const char *d) { return io->ops->mkdirs(io, d); }
+static inline int pm_fileio_remove(pm_fileio *io, const char *p) { return io->ops->remove(io, p); }
+static inline int pm_fileio_remove_all(pm_fileio *io, const char *p) { return io->ops->remove_all(io, p); }
+static inline int pm_fileio_rename_new(pm_fileio *io, const char *s, const char *d) { return io->ops->rename_new(io, s, d); }
+static inline void pm_fileio_close(pm_fileio *io) { if (io) io->ops->close(io); }
+
+/* Path helpers: "<a>/<b>" into a new string (free with pm_free), NULL on OOM. */
+char *pm_path_join(const char *a, const char *b);
+/* Last component (borrowed pointer into path). */
+const char *pm_path_basename(const char *path);
+
+#endif
