@@ -17,7 +17,8 @@ int cli_fail(void)
 {
 	const char *msg = paimon_error_message();
 	if (!msg || !*msg)
-		msg = paimon_error_name(paimon_error_code_last());
+		msg = paimon_error_code_last() != PAIMON_OK ? paimon_error_name(paimon_error_code_last())
+							    : "operation failed (no error message)";
 	fprintf(stderr, "paimonc: %s\n", msg);
 	return CLI_EXIT_FAIL;
 }
@@ -237,9 +238,24 @@ int cli_parse(cli_ctx *ctx, const cli_opt *opts, int argc, char **argv, const ch
 			break;
 		}
 	}
-	if (n < cmd->min_args)
-		return cli_usage_error(ctx, "missing argument: usage: paimonc %s %s %s", ctx->group->name, cmd->name,
-				       cmd->synopsis);
+	if (n < cmd->min_args) {
+		/* Name the missing argument after its word in the synopsis. */
+		const char *w = cmd->synopsis;
+		size_t k = 0, len = 0;
+		for (;;) {
+			while (*w == ' ')
+				w++;
+			len = strcspn(w, " ");
+			if (!len || *w == '[' || *w == '(' || *w == '-' || k == n)
+				break;
+			w += len;
+			k++;
+		}
+		if (k != n || !len || *w == '[' || *w == '(' || *w == '-')
+			w = "ARGUMENT", len = 8;
+		return cli_usage_error(ctx, "missing argument %.*s (usage: paimonc %s %s %s)", (int)len, w,
+				       ctx->group->name, cmd->name, cmd->synopsis);
+	}
 	*npos = n;
 	return CLI_CONTINUE;
 }
