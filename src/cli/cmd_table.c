@@ -39,12 +39,12 @@ static int read_text(const char *path, char **out)
 		if (got == 0)
 			break;
 	}
-	err = ferror(f);
+	err = ferror(f) ? (errno ? errno : EIO) : 0;
 	if (f != stdin)
 		fclose(f);
 	if (err) {
 		free(buf);
-		return cli_error("cannot read schema file '%s'", path);
+		return cli_error("cannot read schema file '%s': %s", path, strerror(err));
 	}
 	buf[len] = '\0';
 	if (strlen(buf) != len) {

@@ -531,10 +531,14 @@ void cli_table_print(const cli_table *t, int indent, int with_header)
 		fputc('\n', stdout);
 	}
 	for (r = 0; r < t->nrows; r++) {
+		char *const *row = &t->cells[r * t->ncols];
+		size_t end = nc; /* no trailing blanks: stop after the last non-empty cell */
+		while (end > 0 && !*row[end - 1])
+			end--;
 		printf("%*s", indent, "");
-		for (c = 0; c < nc; c++) {
-			print_cell(t->cells[r * t->ncols + c], widths[c], t->align ? t->align[c] : 'l', c + 1 == nc);
-			if (c + 1 < nc)
+		for (c = 0; c < end; c++) {
+			print_cell(row[c], widths[c], t->align ? t->align[c] : 'l', c + 1 == end);
+			if (c + 1 < end)
 				fputs("  ", stdout);
 		}
 		fputc('\n', stdout);

@@ -215,7 +215,7 @@ ok_run table list db2 --json; json_ok '[x["name"] for x in d] == ["fromjson", "f
 # ----------------------------------------------------------------- describe
 ok_run table describe db1.t2
 out_has "db1.t2"; out_has "BIGINT NOT NULL"; out_has "DECIMAL(10, 2)"; out_has "ARRAY<STRING>"
-out_has "Partition keys:"; out_has "dt, id"; out_has "bucket"; out_has "Latest snapshot:  none"
+out_has "Partition keys:"; out_has "dt, id"; out_has "bucket"; out_has "Latest snapshot: none"
 if grep -q $'\033' "$OUT"; then CASE="describe colors"; fail "terminal escapes when stdout is not a terminal"; fi
 ok_run table describe db1.t1 --json
 json_ok 'd["identifier"] == "db1.t1" and d["schemaId"] == 0 and d["latestSnapshotId"] is None'
@@ -321,7 +321,7 @@ ok_run snapshot show db1.t2 latest; json_ok 'd["id"] == 2'
 ok_run snapshot show db1.t2 earliest; json_ok 'd["id"] == 1'
 ok_run snapshot show db1.t2 1; json_ok 'd["id"] == 1 and d["timeMillis"] == 1684155393351'
 fail_run 1 "7" snapshot show db1.t2 7
-ok_run table describe db1.t2; out_has "Latest snapshot:  2"
+ok_run table describe db1.t2; out_has "Latest snapshot: 2"
 ok_run table describe db1.t2 --json; json_ok 'd["latestSnapshotId"] == 2'
 
 # ----------------------------------------------------------------- tags
