@@ -161,24 +161,45 @@ static int int_digits(pm_type_root r)
 	return r == PM_TINYINT ? 3 : r == PM_SMALLINT ? 5 : r == PM_INT ? 10 : 19;
 }
 
+/* Copies the nested field ids of `src` into `dst` where the shapes agree, so a
+ * type written by the user (ids -1) can be compared with the stored one. */
+static void copy_nested_ids(pm_type *dst, const pm_type *src)
+{
+	size_t i;
+	if (!dst || !src || dst->root != src->root)
+		return;
+	copy_nested_ids(dst->element, src->element);
+	copy_nested_ids(dst->key, src->key);
+	copy_nested_ids(dst->value, src->value);
+	if (dst->nfields != src->nfields)
+		return;
+	for (i = 0; i < dst->nfields; i++) {
+		dst->fields[i].id = src->fields[i].id;
+		copy_nested_ids(dst->fields[i].type, src->fields[i].type);
+	}
+}
+
+/* Same type apart from the top-level nullability (and nested ids)? */
+static int same_but_nullability(const pm_type *from, const pm_type *to)
+{
+	pm_type *x = pm_type_copy(to);
+	int eq;
+	if (!x)
+		return 0;
+	copy_nested_ids(x, from);
+	x->nullable = from->nullable;
+	eq = pm_type_equal(x, from);
+	pm_type_free(x);
+	return eq;
+}
+
 /* 1 if every value of `from` converts to `to` without loss (nullability aside). */
 static int safe_cast(const pm_type *from, const pm_type *to)
 {
 	pm_type_root a = from->root, b = to->root;
-	if (pm_type_is_nested(from) || pm_type_is_nested(to)) {
-		/* nested types may only change their own nullability */
-		pm_type *x;
-		int eq;
-		if (a != b)
-			return 0;
-		x = pm_type_copy(from);
-		if (!x)
-			return 0;
-		x->nullable = to->nullable;
-		eq = pm_type_equal(x, to);
-		pm_type_free(x);
-		return eq;
-	}
+	/* nested types may only change their own nullability */
+	if (pm_type_is_nested(from) || pm_type_is_nested(to))
+		return a == b && same_but_nullability(from, to);
 	if (b == PM_VARCHAR && to->length == PM_MAX_LENGTH)
 		return a != PM_BINARY && a != PM_VARBINARY && a != PM_BLOB && a != PM_VARIANT &&
 		       a != PM_GEOMETRY && a != PM_GEOGRAPHY;
@@ -211,16 +232,8 @@ static int safe_cast(const pm_type *from, const pm_type *to)
 		return 1;
 	if (a == b && (a == PM_BOOLEAN || a == PM_DATE || a == PM_VARIANT || a == PM_BLOB))
 		return 1;
-	if (a == b && (a == PM_GEOMETRY || a == PM_GEOGRAPHY)) {
-		pm_type *x = pm_type_copy(from);
-		int eq;
-		if (!x)
-			return 0;
-		x->nullable = to->nullable;
-		eq = pm_type_equal(x, to);
-		pm_type_free(x);
-		return eq;
-	}
+	if (a == b && (a == PM_GEOMETRY || a == PM_GEOGRAPHY))
+		return same_but_nullability(from, to);
 	return 0;
 }
 
@@ -638,6 +651,7 @@ int pm_schema_apply(const pm_table_schema *old, const pm_schema_change *changes,
 				rc = PAIMON_ENOMEM;
 				goto fail;
 			}
+			copy_nested_ids(nt, f->type); /* the column keeps its nested ids */
 			pm_type_free(f->type);
 			f->type = nt;
 			break;

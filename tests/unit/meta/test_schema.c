@@ -727,6 +727,19 @@ static void test_update_type(void)
 	CHECK_RC(apply1(b, chg(PM_SC_UPDATE_COLUMN_TYPE, "s", "BLOB"), 1, &s), PAIMON_EINVAL);
 	CHECK_MSG("Cannot change column type involving BLOB");
 	pm_schema_free(b);
+	b = create("a INT, r ROW<x INT, y STRING> NOT NULL", NULL, NULL, NULL);
+	if (b) {
+		CHECK_OK(apply1(b, chg(PM_SC_UPDATE_COLUMN_TYPE, "r", "ROW<x INT, y STRING>"), 1, &s));
+		if (s) {
+			CHECK(s->fields[1].type->nullable);
+			CHECK(s->fields[1].type->fields[0].id == b->fields[1].type->fields[0].id);
+			CHECK(s->fields[1].type->fields[1].id == b->fields[1].type->fields[1].id);
+			pm_schema_free(s);
+		}
+		CHECK_RC(apply1(b, chg(PM_SC_UPDATE_COLUMN_TYPE, "r", "ROW<x BIGINT, y STRING>"), 1, &s), PAIMON_EINVAL);
+		CHECK_MSG("cannot be converted");
+		pm_schema_free(b);
+	}
 }
 
 static void test_options(void)
