@@ -33,5 +33,6 @@ FLAGS=(
   -Dfile.encoding=UTF-8
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn
   -Dorg.slf4j.simpleLogger.logFile=System.err
+  -Dorg.slf4j.simpleLogger.log.org.apache.paimon.utils.HadoopUtils=error
 )
 exec java "${FLAGS[@]}" ${PAIMON_INTEROP_JAVA_OPTS:-} -cp "$HERE/target/paimon-interop.jar:$HERE/target/lib/*" interop.PaimonInterop "$@"

@@ -17,6 +17,7 @@ import org.apache.paimon.data.variant.GenericVariant;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
+import org.apache.paimon.schema.SchemaManager;
 import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
@@ -84,8 +85,8 @@ public final class PaimonInterop {
                     "usage: PaimonInterop <command> [args]",
                     "  create-db W db",
                     "  create W db.t schema.json",
-                    "  schema W db.t",
-                    "  describe W db.t",
+                    "  schema W db.t [schemaId]",
+                    "  describe W db.t [schemaId]",
                     "  alter W db.t changes.json",
                     "  list-dbs W",
                     "  list-tables W db",
@@ -193,17 +194,15 @@ public final class PaimonInterop {
                 cmdCreate(a[1], ident(a[2]), a[3]);
                 break;
             case "schema":
-                need(a, 3, 3, "schema W db.t");
+                need(a, 3, 4, "schema W db.t [schemaId]");
                 try (Catalog c = catalog(a[1])) {
-                    out.println(JsonSerdeUtil.toJson(fileStoreTable(c, ident(a[2])).schema()));
+                    out.println(JsonSerdeUtil.toJson(storedSchema(c, ident(a[2]), a)));
                 }
                 break;
             case "describe":
-                need(a, 3, 3, "describe W db.t");
+                need(a, 3, 4, "describe W db.t [schemaId]");
                 try (Catalog c = catalog(a[1])) {
-                    out.println(
-                            MAPPER.writeValueAsString(
-                                    describe(fileStoreTable(c, ident(a[2])).schema())));
+                    out.println(MAPPER.writeValueAsString(describe(storedSchema(c, ident(a[2]), a))));
                 }
                 break;
             case "alter":
@@ -298,6 +297,22 @@ public final class PaimonInterop {
                     id + " is not a FileStoreTable but " + t.getClass().getName());
         }
         return (FileStoreTable) t;
+    }
+
+    /**
+     * The schema as stored in the table's schema/schema-N file (latest, or a[3] when given).
+     * FileStoreTable.schema() is not used for output because the catalog injects a "path" option
+     * into it that is not part of the file.
+     */
+    private static TableSchema storedSchema(Catalog c, Identifier id, String[] a)
+            throws Exception {
+        FileStoreTable t = fileStoreTable(c, id);
+        SchemaManager sm = new SchemaManager(t.fileIO(), t.location());
+        if (a.length > 3) {
+            return sm.schema(parseLong(a[3], "schemaId"));
+        }
+        return sm.latest()
+                .orElseThrow(() -> new IllegalStateException("no schema file for " + id));
     }
 
     private static String readFile(String path) throws Exception {
