@@ -54,6 +54,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -95,6 +96,7 @@ public final class PaimonInterop {
                     "  write-demo W db.t N",
                     "  tag W db.t name [snapshotId]",
                     "  tags W db.t",
+                    "  parse-type SQL-TYPE|TYPE-JSON   (prints {sql: toString(), json: type JSON})",
                     "  batch            (commands from stdin, one per line; '### <rc>' after each)");
 
     private final PrintStream out;
@@ -254,6 +256,21 @@ public final class PaimonInterop {
                 need(a, 3, 3, "tags W db.t");
                 cmdTags(a[1], ident(a[2]));
                 break;
+            case "parse-type":
+                {
+                    if (a.length < 2) {
+                        throw new UsageException("parse-type expects: parse-type SQL-TYPE...");
+                    }
+                    String text = String.join(" ", Arrays.copyOfRange(a, 1, a.length));
+                    DataType t = text.trim().startsWith("{")
+                            ? parseType(MAPPER.readTree(text))
+                            : parseType(MAPPER.getNodeFactory().textNode(text));
+                    ObjectNode o = MAPPER.createObjectNode();
+                    o.put("sql", t.toString());
+                    o.set("json", MAPPER.readTree(JsonSerdeUtil.toFlatJson(t)));
+                    out.println(MAPPER.writeValueAsString(o));
+                    break;
+                }
             case "help":
             case "--help":
             case "-h":
@@ -335,7 +352,7 @@ public final class PaimonInterop {
             throw new UsageException("missing 'type'");
         }
         if (node.isTextual()) {
-            return DataTypeJsonParser.parseAtomicTypeSQLString(node.asText());
+            return SqlTypeParser.parse(node.asText());
         }
         if (node.isObject()) {
             try {
@@ -717,6 +734,218 @@ public final class PaimonInterop {
                 }
             default:
                 throw new UnsupportedOperationException("vector element " + vt.getElementType());
+        }
+    }
+
+    /**
+     * Parses SQL type strings as printed by DataType.toString(), including nested forms that
+     * Paimon's DataTypeJsonParser.parseAtomicTypeSQLString rejects: ARRAY&lt;T&gt;,
+     * MULTISET&lt;T&gt;, MAP&lt;K, V&gt;, ROW&lt;`name` T [COMMENT '...'], ...&gt;, each with an
+     * optional NOT NULL / NULL suffix. Leaves (incl. VECTOR&lt;E, n&gt;) go to Paimon's parser.
+     * ROW field ids are numbered from 0 here; Paimon reassigns them when the type is added.
+     */
+    static final class SqlTypeParser {
+        private final String s;
+        private int pos;
+        private int nextFieldId;
+
+        private SqlTypeParser(String s) {
+            this.s = s;
+        }
+
+        static DataType parse(String text) {
+            SqlTypeParser p = new SqlTypeParser(text);
+            DataType t = p.type();
+            p.ws();
+            if (p.pos != p.s.length()) {
+                throw p.error("unexpected trailing text");
+            }
+            return t;
+        }
+
+        private IllegalArgumentException error(String msg) {
+            return new IllegalArgumentException(
+                    "cannot parse type '" + s + "' at position " + pos + ": " + msg);
+        }
+
+        private void ws() {
+            while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+                pos++;
+            }
+        }
+
+        private boolean peekChar(char c) {
+            ws();
+            return pos < s.length() && s.charAt(pos) == c;
+        }
+
+        private void expect(char c) {
+            if (!peekChar(c)) {
+                throw error("expected '" + c + "'");
+            }
+            pos++;
+        }
+
+        /** Case-insensitive keyword at pos followed by a non-identifier char; consumes it. */
+        private boolean keyword(String kw) {
+            ws();
+            int end = pos + kw.length();
+            if (end <= s.length()
+                    && s.regionMatches(true, pos, kw, 0, kw.length())
+                    && (end == s.length() || !isIdentChar(s.charAt(end)))) {
+                pos = end;
+                return true;
+            }
+            return false;
+        }
+
+        private static boolean isIdentChar(char c) {
+            return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+        }
+
+        private DataType nullability(DataType t) {
+            int save = pos;
+            if (keyword("NOT")) {
+                if (keyword("NULL")) {
+                    return t.copy(false);
+                }
+                pos = save;
+                return t;
+            }
+            if (keyword("NULL")) {
+                return t.copy(true);
+            }
+            return t;
+        }
+
+        private DataType type() {
+            ws();
+            int save = pos;
+            if (keyword("ARRAY") && peekChar('<')) {
+                expect('<');
+                DataType e = type();
+                expect('>');
+                return nullability(new ArrayType(e));
+            }
+            pos = save;
+            if (keyword("MULTISET") && peekChar('<')) {
+                expect('<');
+                DataType e = type();
+                expect('>');
+                return nullability(new MultisetType(e));
+            }
+            pos = save;
+            if (keyword("MAP") && peekChar('<')) {
+                expect('<');
+                DataType k = type();
+                expect(',');
+                DataType v = type();
+                expect('>');
+                return nullability(new MapType(k, v));
+            }
+            pos = save;
+            if (keyword("ROW") && peekChar('<')) {
+                expect('<');
+                List<DataField> fields = new ArrayList<>();
+                if (!peekChar('>')) {
+                    do {
+                        fields.add(field());
+                    } while (peekChar(',') && ++pos > 0);
+                }
+                expect('>');
+                return nullability(new RowType(fields));
+            }
+            pos = save;
+            return leaf();
+        }
+
+        private DataField field() {
+            ws();
+            String name;
+            if (peekChar('`')) {
+                pos++;
+                StringBuilder b = new StringBuilder();
+                while (true) {
+                    if (pos >= s.length()) {
+                        throw error("unterminated `name`");
+                    }
+                    char c = s.charAt(pos++);
+                    if (c == '`') {
+                        if (pos < s.length() && s.charAt(pos) == '`') {
+                            b.append('`');
+                            pos++;
+                            continue;
+                        }
+                        break;
+                    }
+                    b.append(c);
+                }
+                name = b.toString();
+            } else {
+                int start = pos;
+                while (pos < s.length() && isIdentChar(s.charAt(pos))) {
+                    pos++;
+                }
+                if (start == pos) {
+                    throw error("expected field name");
+                }
+                name = s.substring(start, pos);
+            }
+            DataType t = type();
+            String comment = null;
+            if (keyword("COMMENT")) {
+                expect('\'');
+                StringBuilder b = new StringBuilder();
+                while (true) {
+                    if (pos >= s.length()) {
+                        throw error("unterminated comment");
+                    }
+                    char c = s.charAt(pos++);
+                    if (c == '\'') {
+                        if (pos < s.length() && s.charAt(pos) == '\'') {
+                            b.append('\'');
+                            pos++;
+                            continue;
+                        }
+                        break;
+                    }
+                    b.append(c);
+                }
+                comment = b.toString();
+            }
+            return new DataField(nextFieldId++, name, t, comment);
+        }
+
+        /** An atomic type (or VECTOR), up to a top-level ',' '>' or COMMENT; Paimon parses it. */
+        private DataType leaf() {
+            ws();
+            int start = pos;
+            int depth = 0;
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c == '<' || c == '(') {
+                    depth++;
+                } else if (c == ')' || (c == '>' && depth > 0)) {
+                    depth--;
+                } else if (depth == 0 && (c == ',' || c == '>')) {
+                    break;
+                } else if (depth == 0
+                        && (c == 'C' || c == 'c')
+                        && pos > start
+                        && Character.isWhitespace(s.charAt(pos - 1))) {
+                    int save = pos;
+                    if (keyword("COMMENT")) {
+                        pos = save;
+                        break;
+                    }
+                }
+                pos++;
+            }
+            String text = s.substring(start, pos).trim();
+            if (text.isEmpty()) {
+                throw error("expected a type");
+            }
+            return DataTypeJsonParser.parseAtomicTypeSQLString(text);
         }
     }
 }
