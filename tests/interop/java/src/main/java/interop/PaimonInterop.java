@@ -339,11 +339,60 @@ public final class PaimonInterop {
     // ------------------------------------------------------------------ create / alter
 
     private void cmdCreate(String w, Identifier id, String schemaFile) throws Exception {
-        Schema schema = JsonSerdeUtil.fromJson(readFile(schemaFile), Schema.class);
+        Schema schema = parseSchema(readFile(schemaFile));
         try (Catalog c = catalog(w)) {
             c.createDatabase(id.getDatabaseName(), true);
             c.createTable(id, schema, false);
         }
+    }
+
+    /**
+     * Java's Schema JSON. Paimon's deserializer needs an "id" on every field (top-level and
+     * nested); when no top-level field has one, the schema is built with Schema.Builder instead,
+     * which assigns ids the way Java's programmatic API does (columns 0..n-1 in order, then
+     * nested ROW fields renumbered after them).
+     */
+    static Schema parseSchema(String json) throws Exception {
+        JsonNode root = MAPPER.readTree(json);
+        JsonNode fields = root.get("fields");
+        if (fields == null || !fields.isArray()) {
+            throw new UsageException("schema JSON needs a 'fields' array");
+        }
+        boolean anyId = false;
+        boolean allIds = true;
+        for (JsonNode f : fields) {
+            anyId |= f.has("id");
+            allIds &= f.has("id");
+        }
+        if (allIds) {
+            return JsonSerdeUtil.fromJson(json, Schema.class);
+        }
+        if (anyId) {
+            throw new UsageException("give an 'id' on all top-level fields or on none");
+        }
+        Schema.Builder b = Schema.newBuilder();
+        for (JsonNode f : fields) {
+            String desc = f.hasNonNull("description") ? f.get("description").asText() : null;
+            b.column(f.get("name").asText(), DataTypeJsonParser.parseDataType(f.get("type")), desc);
+        }
+        b.partitionKeys(stringList(root.get("partitionKeys")));
+        b.primaryKey(stringList(root.get("primaryKeys")));
+        JsonNode opts = root.get("options");
+        if (opts != null && opts.isObject()) {
+            opts.fields().forEachRemaining(e -> b.option(e.getKey(), e.getValue().asText()));
+        }
+        if (root.hasNonNull("comment")) {
+            b.comment(root.get("comment").asText());
+        }
+        return b.build();
+    }
+
+    private static List<String> stringList(JsonNode n) {
+        List<String> l = new ArrayList<>();
+        if (n != null && n.isArray()) {
+            n.forEach(x -> l.add(x.asText()));
+        }
+        return l;
     }
 
     /** Parses a type given either as an SQL string ("DECIMAL(10, 2)") or as Paimon type JSON. */
