@@ -349,8 +349,8 @@ public final class PaimonInterop {
     /**
      * Java's Schema JSON. Paimon's deserializer needs an "id" on every field (top-level and
      * nested); when no top-level field has one, the schema is built with Schema.Builder instead,
-     * which assigns ids the way Java's programmatic API does (columns 0..n-1 in order, then
-     * nested ROW fields renumbered after them).
+     * which assigns ids the way Java's programmatic API does (one counter: each column, then
+     * right after it that column's nested ROW fields, children before their parent).
      */
     static Schema parseSchema(String json) throws Exception {
         JsonNode root = MAPPER.readTree(json);
