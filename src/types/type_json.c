@@ -13,6 +13,7 @@
  */
 #include "types/datatype.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/mem.h"
@@ -114,7 +115,8 @@ static int field_from_json(const char *what, json_t *j, int ids_required, int de
 	v = json_object_get(j, "id");
 	if (v && !json_is_null(v)) {
 		json_int_t id = json_is_integer(v) ? json_integer_value(v) : -1;
-		if (!json_is_integer(v) || id < 0 || id > PM_MAX_LENGTH)
+		/* Java reads any int (asInt); system fields use large ids. */
+		if (!json_is_integer(v) || id < INT32_MIN || id > INT32_MAX)
 			return pm_err(PAIMON_ECORRUPT, "%s: field '%s' has an invalid \"id\"", what, f->name);
 		f->id = (int32_t)id;
 	} else if (ids_required) {
@@ -237,8 +239,12 @@ static int atomic_from_string(const char *what, const char *s, int ids_required,
 	/* Parsing continues at this depth so the whole tree stays within
 	 * PM_TYPE_MAX_DEPTH whichever form each level is written in. */
 	int rc = pm_type__parse_at(s, depth, out);
-	if (rc == PAIMON_EINVAL)
-		return pm_err(PAIMON_ECORRUPT, "%s: %s", what, paimon_error_message());
+	if (rc == PAIMON_EINVAL) {
+		/* The message is formatted into the buffer it is read from. */
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", paimon_error_message());
+		return pm_err(PAIMON_ECORRUPT, "%s: %s", what, msg);
+	}
 	if (rc)
 		return rc;
 	/* Field ids cannot be written in the string form. */
