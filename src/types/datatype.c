@@ -259,6 +259,41 @@ const char *pm_type__edge_algorithm(const char *s, size_t n)
 	return NULL;
 }
 
+size_t pm_type__utf8_prefix(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	while (i < n) {
+		unsigned c = s[i], need, k;
+		uint32_t cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			need = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			need = 3, cp = c & 0x07;
+		else
+			return i;
+		if (n - i <= need)
+			return i;
+		for (k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		/* Overlong forms, UTF-16 surrogates, beyond U+10FFFF. */
+		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += need + 1;
+	}
+	return n;
+}
+
 /* ---------------------------------------------------------------- field ids */
 
 void pm_type_assign_ids(pm_type *t, int32_t *highest)

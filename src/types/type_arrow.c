@@ -311,6 +311,9 @@ static int struct_fields(const struct ArrowSchema *s, int depth, pm_type *t)
 		/* pypaimon numbers struct children 0..n-1 and renumbers them at
 		 * once (reassign_field_id); -1 leaves that to pm_type_assign_ids. */
 		f->id = -1;
+		if (pm_type__utf8_prefix(sname(c), strlen(sname(c))) != strlen(sname(c)))
+			return pm_err(PAIMON_EINVAL, "Arrow struct field '%s' has a child name that is not UTF-8",
+				sname(s));
 		if (!(f->name = pm_strdup(sname(c))))
 			return PAIMON_ENOMEM;
 		if ((rc = from_arrow(c, depth + 1, &f->type)))
@@ -476,14 +479,22 @@ int pm_field_from_arrow(const struct ArrowSchema *s, pm_field *out)
 	out->id = -1;
 	if (!s || !s->release || !s->format)
 		return pm_err(PAIMON_EINVAL, "invalid or released ArrowSchema");
+	if (pm_type__utf8_prefix(sname(s), strlen(sname(s))) != strlen(sname(s)))
+		return pm_err(PAIMON_EINVAL, "Arrow field name is not valid UTF-8");
 	if (!(out->name = pm_strdup(sname(s))))
 		return PAIMON_ENOMEM;
 	if ((rc = pm_type_from_arrow(s, &out->type)))
 		goto fail;
 	/* pypaimon to_paimon_field: the "description" metadata entry, if any. */
-	if ((d = metadata_get(s->metadata, "description", &dl)) && !(out->description = pm_strndup(d, (size_t)dl))) {
-		rc = PAIMON_ENOMEM;
-		goto fail;
+	if ((d = metadata_get(s->metadata, "description", &dl)) != NULL) {
+		if (pm_type__utf8_prefix(d, (size_t)dl) != (size_t)dl) {
+			rc = pm_err(PAIMON_EINVAL, "Arrow field '%s' has a description that is not UTF-8", out->name);
+			goto fail;
+		}
+		if (!(out->description = pm_strndup(d, (size_t)dl))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
 	}
 	return 0;
 fail:

@@ -19,6 +19,10 @@ const char *pm_type__bad_field_name(const pm_field *fields, size_t n, int *dup);
  * (Java EdgeAlgorithm.fromName: case-insensitive). */
 const char *pm_type__edge_algorithm(const char *s, size_t n);
 
+/* Offset of the first byte that is not part of valid UTF-8 in s[0..n), or n.
+ * Names and comments end up in JSON files, which must be UTF-8. */
+size_t pm_type__utf8_prefix(const char *s, size_t n);
+
 /* pm_type_parse for text found at nesting level `depth` (1 = top). */
 int pm_type__parse_at(const char *text, int depth, pm_type **out);
 

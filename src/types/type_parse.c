@@ -63,8 +63,14 @@ static int perr(parser *p, size_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof why, fmt, ap);
 	va_end(ap);
-	return pm_err(PAIMON_EINVAL, "invalid type '%.*s%s': %s (position %zu)", n > 200 ? 200 : (int)n,
-		p->s, n > 200 ? "..." : "", why, at);
+	if (n > 200) {
+		size_t cut = 200;
+		/* Do not split a UTF-8 sequence. */
+		while (cut > 0 && ((unsigned char)p->s[cut] & 0xc0) == 0x80)
+			cut--;
+		return pm_err(PAIMON_EINVAL, "invalid type '%.*s...': %s (position %zu)", (int)cut, p->s, why, at);
+	}
+	return pm_err(PAIMON_EINVAL, "invalid type '%s': %s (position %zu)", p->s, why, at);
 }
 
 /* Java's isDelimiter: where an identifier ends. */
@@ -668,6 +674,11 @@ int pm_type__parse_at(const char *text, int depth, pm_type **out)
 		return pm_err(PAIMON_EINVAL, "invalid type: NULL text");
 	memset(&p, 0, sizeof p);
 	p.s = text;
+	{
+		size_t n = strlen(text), bad = pm_type__utf8_prefix(text, n);
+		if (bad != n)
+			return pm_err(PAIMON_EINVAL, "invalid type: not valid UTF-8 at position %zu", bad);
+	}
 	if ((rc = parse_type(&p, depth, out)))
 		return rc;
 	if ((rc = next(&p, &t)) == 0 && t.kind != T_END)

@@ -221,6 +221,10 @@ static void parse_errors(void)
 	parse_fails("ROW<`a INT>", "unterminated quoted name");
 	parse_fails("INT.x", "unexpected '.'");
 	parse_fails("INT ARRAY ARRAY", "unexpected a word");
+	parse_fails("ROW<a INT COMMENT 'caf\xe9'>", "invalid type: not valid UTF-8 at position 22");
+	parse_fails("ROW<`\xed\xa0\x80` INT>", "not valid UTF-8 at position 5");
+	roundtrip("ROW<`caf\xc3\xa9` STRING COMMENT '\xf0\x9f\x98\x80'>",
+		"ROW<`caf\xc3\xa9` STRING COMMENT '\xf0\x9f\x98\x80'>");
 	CHECK(pm_type_parse(NULL, &(pm_type *){NULL}) == PAIMON_EINVAL);
 }
 
