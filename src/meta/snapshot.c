@@ -195,7 +195,7 @@ static int find_raw(const char *text, size_t len, const char *key, const char **
 static int raw_value(const char *what, const char *text, size_t len, json_t *root, const char *key, char **out)
 {
 	json_t *v = json_object_get(root, key);
-	const char *vs, *ve;
+	const char *vs = NULL, *ve = NULL;
 	*out = NULL;
 	if (!v || json_is_null(v))
 		return 0;
@@ -222,8 +222,16 @@ static int raw_value(const char *what, const char *text, size_t len, json_t *roo
 		return *out ? 0 : PAIMON_ENOMEM;
 	}
 	if (json_is_number(v) && find_raw(text, len, key, &vs, &ve) && ve > vs) {
-		*out = pm_strndup(vs, (size_t)(ve - vs));
-		return *out ? 0 : PAIMON_ENOMEM;
+		/* use the source text only if it is the value jansson kept
+		 * (duplicate keys, odd bytes: fall back to printing the value) */
+		json_error_t err;
+		json_t *chk = json_loadb(vs, (size_t)(ve - vs), JSON_DECODE_ANY, &err);
+		int same = chk && json_equal(chk, v);
+		json_decref(chk);
+		if (same) {
+			*out = pm_strndup(vs, (size_t)(ve - vs));
+			return *out ? 0 : PAIMON_ENOMEM;
+		}
 	}
 	if (json_is_string(v)) {
 		pm_buf b = PM_BUF_INIT;
