@@ -183,7 +183,7 @@ int paimon_schema_to_arrow(const paimon_schema *s, struct ArrowSchema *out)
 		}
 		out->children[i] = child;
 		out->n_children = (int64_t)i + 1;
-		if ((rc = pm_type_to_arrow(ts->fields[i].type, ts->fields[i].name, child)) != 0)
+		if ((rc = pm_field_to_arrow(&ts->fields[i], child)) != 0)
 			break;
 	}
 	if (rc)
@@ -241,15 +241,18 @@ int paimon_schema_spec_add_arrow(paimon_schema_spec *s, const struct ArrowSchema
 			      schema && schema->format ? schema->format : "(null)");
 	for (i = 0; i < schema->n_children; i++) {
 		const struct ArrowSchema *c = schema->children[i];
-		pm_type *t = NULL;
-		if ((rc = pm_type_from_arrow(c, &t)) != 0) {
+		pm_field f;
+		memset(&f, 0, sizeof f);
+		if ((rc = pm_field_from_arrow(c, &f)) != 0) {
 			pm_err_wrap("Arrow field '%s'", c->name ? c->name : "");
 			return rc;
 		}
-		if ((rc = pm_schema_spec_add_field(&s->spec, c->name ? c->name : "", t, NULL)) != 0) {
-			pm_type_free(t);
+		rc = pm_schema_spec_add_field(&s->spec, f.name, f.type, f.description);
+		if (rc == 0)
+			f.type = NULL; /* now owned by the spec */
+		pm_field_dispose(&f);
+		if (rc)
 			return rc;
-		}
 	}
 	return 0;
 }
