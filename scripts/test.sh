@@ -26,6 +26,7 @@ stage "C unit tests (gcc, -Werror)"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
+tests/install/test_install.sh build
 
 if [ $quick -eq 0 ]; then
   stage "C unit tests (clang, AddressSanitizer + UBSan)"
