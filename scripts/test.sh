@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of paimon-c. On a fresh Debian 12 machine (as root) it first
 # installs what the tests need (scripts/deps.sh). Stages:
-#   1. C unit tests (CTest), gcc, -Werror
+#   1. C unit tests and CLI tests (CTest), gcc, -Werror; install test
 #   2. the same under clang with AddressSanitizer + UBSan
 #   3. libFuzzer targets, each for a bounded time (PAIMONC_FUZZ_SECONDS, default 20)
-#   4. CLI tests
-#   5. Python package: build, pytest (API tests and pypaimon interop)
-#   6. Java Paimon interop (jars from Maven Central)
+#   4. Python package: build, pytest (API tests and pypaimon interop)
+#   5. Java Paimon interop (jars from Maven Central)
 # Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build and fuzzing)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,11 +39,6 @@ if [ $quick -eq 0 ]; then
     -DPAIMONC_BUILD_TESTS=OFF -DPAIMONC_BUILD_CLI=OFF >/dev/null
   ninja -C build-fuzz -j "$jobs"
   scripts/fuzz.sh build-fuzz "$fuzz_seconds"
-fi
-
-stage "CLI tests"
-if [ -x tests/cli/test_cli.sh ]; then
-  tests/cli/test_cli.sh "$root/build/paimonc"
 fi
 
 stage "Python package and pypaimon interop"

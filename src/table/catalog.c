@@ -36,6 +36,11 @@ int pm_catalog_validate_name(const char *kind, const char *name)
 			return pm_err(PAIMON_EINVAL, "invalid %s name '%s': it contains a control character", kind, name);
 	if (name[0] == '.' || name[0] == '_')
 		return pm_err(PAIMON_EINVAL, "invalid %s name '%s': names starting with '.' or '_' are hidden", kind, name);
+	if (strcmp(kind, "database") == 0) {
+		size_t n = strlen(name);
+		if (n >= strlen(DB_SUFFIX) && strcmp(name + n - strlen(DB_SUFFIX), DB_SUFFIX) == 0)
+			return pm_err(PAIMON_EINVAL, "invalid database name '%s': it must not end in '%s'", name, DB_SUFFIX);
+	}
 	return 0;
 }
 

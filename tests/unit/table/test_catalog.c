@@ -67,7 +67,7 @@ static void bad_names(void)
 	paimon_catalog *c = open_catalog(dir);
 	paimon_schema_spec *s = spec_of("a INT");
 	paimon_table *t = NULL;
-	static const char *bad_db[] = {"", "a/b", "..", ".", "x..y", "a\\b", "\x01x"};
+	static const char *bad_db[] = {"", "a/b", "..", ".", "x..y", "a\\b", "\x01x", "x.db"};
 	static const char *bad_ident[] = {"nodot", "db.", ".t", "db.a/b", "db...", "a.b.c", "db.t$snapshots"};
 	size_t i;
 	for (i = 0; i < sizeof bad_db / sizeof *bad_db; i++) {
