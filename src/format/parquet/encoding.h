@@ -285,7 +285,8 @@ typedef struct pq_bss_dec {
 	int width;
 } pq_bss_dec;
 
-/* len must be exactly n_values * width. */
+/* len must be a multiple of width; the streams hold len / width values
+ * (the stride), which must be at least n_values. */
 int pq_bss_init(pq_bss_dec *d, const uint8_t *data, size_t len, int width, int64_t n_values);
 int pq_bss_get(pq_bss_dec *d, void *out, int64_t n);
 int pq_bss_encode(pm_buf *out, const void *vals, int64_t n, int width);
