@@ -133,9 +133,10 @@ static int decode_chunk(pq_dbp_dec *d, uint64_t *out, uint32_t k)
 #define DBP_GET(T)                                                                                     \
 	do {                                                                                           \
 		int rc;                                                                                \
-		if (n < 0 || n > d->remaining)                                                         \
+		int64_t avail_ = d->remaining + (int64_t)(d->buf_n - d->buf_pos);                      \
+		if (n < 0 || n > avail_)                                                               \
 			return pm_err(PAIMON_ECORRUPT, DBP " %s: %lld values requested, %lld left of %lld",  \
-				d->what, (long long)n, (long long)d->remaining, (long long)d->total);  \
+				d->what, (long long)n, (long long)avail_, (long long)d->total);        \
 		while (n > 0) {                                                                        \
 			if (d->first_pending) {                                                        \
 				*out++ = (T)d->last;                                                   \
