@@ -50,6 +50,10 @@ int pq_dbp_init(pq_dbp_dec *d, const uint8_t *data, size_t len, int bits, int64_
 	int rc;
 	memset(d, 0, offsetof(pq_dbp_dec, buf));
 	d->what = bits == 32 ? "INT32" : "INT64";
+	if (!data) {
+		data = (const uint8_t *)"";
+		len = 0;
+	}
 	d->start = d->p = data;
 	d->end = data + len;
 	if (bits != 32 && bits != 64)
@@ -315,6 +319,10 @@ int pq_dlba_init(pq_dlba_dec *d, const uint8_t *data, size_t len, int64_t max_va
 	uint64_t sum = 0;
 	int rc;
 	memset(d, 0, sizeof *d);
+	if (!data) {
+		data = (const uint8_t *)"";
+		len = 0;
+	}
 	if ((rc = read_lengths(data, len, max_values, "DELTA_LENGTH_BYTE_ARRAY", "length", &d->lens, &d->n, &used)))
 		return rc;
 	d->data = data + used;
@@ -394,6 +402,10 @@ int pq_dba_init(pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_valu
 	uint64_t sum = 0;
 	int rc;
 	memset(d, 0, sizeof *d);
+	if (!data) {
+		data = (const uint8_t *)"";
+		len = 0;
+	}
 	if ((rc = read_lengths(data, len, max_values, DBA, "prefix length", &d->prefix, &d->n, &used1)))
 		return rc;
 	if ((rc = read_lengths(data + used1, len - used1, max_values, DBA, "suffix length", &d->suffix, &ns, &used2))) {
@@ -554,7 +566,7 @@ int pq_bss_init(pq_bss_dec *d, const uint8_t *data, size_t len, int width, int64
 	if (n_values < 0 || (uint64_t)n_values > len / (size_t)width)
 		return pm_err(PAIMON_ECORRUPT, "BYTE_STREAM_SPLIT: %lld values of %d bytes need %llu bytes, have %zu",
 			(long long)n_values, width, (unsigned long long)n_values * (unsigned long long)width, len);
-	d->data = data;
+	d->data = data ? data : (const uint8_t *)"";
 	d->n = (int64_t)(len / (size_t)width);
 	d->width = width;
 	return 0;

@@ -9,8 +9,8 @@
 void pq_plain_init(pq_plain_dec *d, const uint8_t *data, size_t len, const char *type_name)
 {
 	memset(d, 0, sizeof *d);
-	d->data = data;
-	d->len = len;
+	d->data = data ? data : (const uint8_t *)"";
+	d->len = data ? len : 0;
 	d->type = type_name ? type_name : "values";
 }
 

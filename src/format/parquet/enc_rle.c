@@ -16,6 +16,10 @@ int pq_rle_init(pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, c
 	d->what = what ? what : "RLE data";
 	if (bit_width < 0 || bit_width > 32)
 		return pm_err(PAIMON_ECORRUPT, "RLE %s: bit width %d exceeds 32", d->what, bit_width);
+	if (!data) { /* an empty pm_buf has no storage; NULL + 0 is undefined */
+		data = (const uint8_t *)"";
+		len = 0;
+	}
 	d->start = d->p = data;
 	d->end = data + len;
 	d->width = bit_width;
