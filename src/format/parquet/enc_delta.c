@@ -378,6 +378,8 @@ int pq_dlba_get(pq_dlba_dec *d, pm_array_builder *ab, int64_t n)
 	if (n < 0 || n > d->n - d->pos)
 		return pm_err(PAIMON_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY: %lld values requested, %lld left", (long long)n,
 			(long long)(d->n - d->pos));
+	if (n == 0) /* lens is NULL for an empty stream */
+		return 0;
 	if ((rc = append_contiguous(ab, d->lens + d->pos, n, d->data, &used, "DELTA_LENGTH_BYTE_ARRAY")))
 		return rc;
 	d->data += used;
