@@ -116,7 +116,11 @@ static int decode_chunk(pq_dbp_dec *d, uint64_t *out, uint32_t k)
 {
 	uint32_t i;
 	uint64_t last = d->last, md = d->min_delta;
-	int rc = pq_unpack64(d->mb_p, (size_t)(d->mb_end - d->mb_p), d->width, out, k);
+	/* bound by the miniblock, but let the kernels read ahead into the rest
+	 * of the input (they need 16 bytes of slack for the in-place path) */
+	size_t need = ((size_t)k * (size_t)d->width + 7) / 8;
+	int rc = need > (size_t)(d->mb_end - d->mb_p) ? PAIMON_ECORRUPT
+		: pq_unpack64(d->mb_p, (size_t)(d->end - d->mb_p), d->width, out, k);
 	if (rc)
 		return pm_err(PAIMON_ECORRUPT, DBP " %s: miniblock at byte %zu truncated (%u values of %d bits, %zu bytes left)",
 			d->what, (size_t)(d->mb_p - d->start), k, d->width, (size_t)(d->mb_end - d->mb_p));
