@@ -1,0 +1,250 @@
+/*
+ * arrow/abuf.c - 64-byte aligned growable buffers and validity bitmaps.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "arrow/arrow_builder.h"
+#include "core/error.h"
+#include "core/mem.h"
+
+int pm_abuf_reserve(pm_abuf *b, size_t extra)
+{
+	size_t need, cap;
+	void *raw;
+	uint8_t *data;
+	if (extra > SIZE_MAX / 2 - b->len - PM_ARROW_ALIGN)
+		return pm_err_nomem(extra);
+	need = b->len + extra;
+	if (b->data && need <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : PM_ARROW_ALIGN;
+	while (cap < need)
+		cap = cap < ((size_t)1 << 20) ? cap * 2 : cap + cap / 2;
+	cap = (cap + PM_ARROW_ALIGN - 1) & ~(size_t)(PM_ARROW_ALIGN - 1);
+	if (!(raw = pm_malloc(cap + PM_ARROW_ALIGN)))
+		return PAIMON_ENOMEM;
+	data = (uint8_t *)(((uintptr_t)raw + PM_ARROW_ALIGN - 1) & ~(uintptr_t)(PM_ARROW_ALIGN - 1));
+	if (b->len)
+		memcpy(data, b->data, b->len);
+	pm_free(b->raw);
+	b->raw = raw;
+	b->data = data;
+	b->cap = cap;
+	return 0;
+}
+
+void *pm_abuf_grow(pm_abuf *b, size_t n)
+{
+	void *p;
+	if (pm_abuf_reserve(b, n))
+		return NULL;
+	p = b->data + b->len;
+	b->len += n;
+	return p;
+}
+
+int pm_abuf_append(pm_abuf *b, const void *p, size_t n)
+{
+	void *d = pm_abuf_grow(b, n);
+	if (!d)
+		return PAIMON_ENOMEM;
+	if (n)
+		memcpy(d, p, n);
+	return 0;
+}
+
+void pm_abuf_dispose(pm_abuf *b)
+{
+	pm_free(b->raw);
+	memset(b, 0, sizeof *b);
+}
+
+/* ---------------------------------------------------------------- bits */
+
+void pm_bits_set_range(uint8_t *bits, int64_t off, int64_t n, int value)
+{
+	int64_t end = off + n;
+	if (n <= 0)
+		return;
+	/* head: bits up to the next byte boundary */
+	while (off < end && (off & 7)) {
+		if (value)
+			bits[off >> 3] |= (uint8_t)(1u << (off & 7));
+		else
+			bits[off >> 3] &= (uint8_t)~(1u << (off & 7));
+		off++;
+	}
+	if (end - off >= 8) {
+		int64_t nbytes = (end - off) >> 3;
+		memset(bits + (off >> 3), value ? 0xff : 0, (size_t)nbytes);
+		off += nbytes * 8;
+	}
+	while (off < end) {
+		if (value)
+			bits[off >> 3] |= (uint8_t)(1u << (off & 7));
+		else
+			bits[off >> 3] &= (uint8_t)~(1u << (off & 7));
+		off++;
+	}
+}
+
+void pm_bits_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off, int64_t n)
+{
+	int64_t i = 0;
+	if (n <= 0)
+		return;
+	if (((dst_off | src_off) & 7) == 0) {
+		memcpy(dst + (dst_off >> 3), src + (src_off >> 3), (size_t)(n >> 3));
+		i = n & ~(int64_t)7;
+	} else if ((dst_off & 7) == 0) {
+		/* whole destination bytes from a shifted source */
+		int s = (int)(src_off & 7);
+		const uint8_t *sp = src + (src_off >> 3);
+		uint8_t *dp = dst + (dst_off >> 3);
+		int64_t nb = n >> 3, k;
+		for (k = 0; k < nb; k++)
+			dp[k] = (uint8_t)((sp[k] >> s) | (sp[k + 1] << (8 - s)));
+		i = nb * 8;
+	}
+	for (; i < n; i++) {
+		int64_t si = src_off + i, di = dst_off + i;
+		if ((src[si >> 3] >> (si & 7)) & 1)
+			dst[di >> 3] |= (uint8_t)(1u << (di & 7));
+		else
+			dst[di >> 3] &= (uint8_t)~(1u << (di & 7));
+	}
+}
+
+int64_t pm_bits_count(const uint8_t *bits, int64_t off, int64_t n)
+{
+	int64_t c = 0, i = 0;
+	while (i < n && ((off + i) & 7)) {
+		c += (bits[(off + i) >> 3] >> ((off + i) & 7)) & 1;
+		i++;
+	}
+	for (; i + 64 <= n; i += 64) {
+		uint64_t w;
+		memcpy(&w, bits + ((off + i) >> 3), 8);
+		c += __builtin_popcountll(w);
+	}
+	for (; i < n; i++)
+		c += (bits[(off + i) >> 3] >> ((off + i) & 7)) & 1;
+	return c;
+}
+
+/* ---------------------------------------------------------------- validity */
+
+/* Allocates the bitmap with every existing entry valid. */
+static int materialize(pm_bitmap_builder *bb, int64_t extra)
+{
+	size_t nbytes = (size_t)((bb->length + 7) >> 3);
+	if (pm_abuf_reserve(&bb->buf, (size_t)((bb->length + extra + 7) >> 3)))
+		return PAIMON_ENOMEM;
+	memset(bb->buf.data, 0xff, nbytes);
+	bb->buf.len = nbytes;
+	return 0;
+}
+
+/* Makes room for n more entries in a materialised bitmap. */
+static int bm_reserve(pm_bitmap_builder *bb, int64_t n)
+{
+	size_t need = (size_t)((bb->length + n + 7) >> 3);
+	if (need > bb->buf.len) {
+		if (pm_abuf_reserve(&bb->buf, need - bb->buf.len))
+			return PAIMON_ENOMEM;
+		bb->buf.len = need;
+	}
+	return 0;
+}
+
+int pm_bitmap_append_run(pm_bitmap_builder *bb, int valid, int64_t n)
+{
+	if (n <= 0)
+		return n < 0 ? pm_err(PAIMON_EINVAL, "negative bitmap run %lld", (long long)n) : 0;
+	if (!bb->buf.data) {
+		if (valid) {
+			bb->length += n;
+			return 0;
+		}
+		if (materialize(bb, n))
+			return PAIMON_ENOMEM;
+	}
+	if (bm_reserve(bb, n))
+		return PAIMON_ENOMEM;
+	pm_bits_set_range(bb->buf.data, bb->length, n, valid);
+	bb->length += n;
+	if (!valid)
+		bb->null_count += n;
+	return 0;
+}
+
+int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t n)
+{
+	int64_t i, nulls = 0;
+	uint8_t *bits;
+	if (n <= 0)
+		return 0;
+	if (!bb->buf.data) {
+		for (i = 0; i < n && valid[i]; i++)
+			;
+		if (i == n) {
+			bb->length += n;
+			return 0;
+		}
+		if (materialize(bb, n))
+			return PAIMON_ENOMEM;
+	}
+	if (bm_reserve(bb, n))
+		return PAIMON_ENOMEM;
+	bits = bb->buf.data;
+	for (i = 0; i < n; i++) {
+		int64_t k = bb->length + i;
+		uint8_t m = (uint8_t)(1u << (k & 7));
+		if (valid[i]) {
+			bits[k >> 3] |= m;
+		} else {
+			bits[k >> 3] &= (uint8_t)~m;
+			nulls++;
+		}
+	}
+	bb->length += n;
+	bb->null_count += nulls;
+	return 0;
+}
+
+int pm_bitmap_append_bits(pm_bitmap_builder *bb, const uint8_t *src, int64_t src_off, int64_t n)
+{
+	int64_t valid;
+	if (n <= 0)
+		return 0;
+	valid = pm_bits_count(src, src_off, n);
+	if (!bb->buf.data) {
+		if (valid == n) {
+			bb->length += n;
+			return 0;
+		}
+		if (materialize(bb, n))
+			return PAIMON_ENOMEM;
+	}
+	if (bm_reserve(bb, n))
+		return PAIMON_ENOMEM;
+	pm_bits_copy(bb->buf.data, bb->length, src, src_off, n);
+	bb->length += n;
+	bb->null_count += n - valid;
+	return 0;
+}
+
+int pm_bitmap_get(const pm_bitmap_builder *bb, int64_t i)
+{
+	if (!bb->buf.data)
+		return 1;
+	return (bb->buf.data[i >> 3] >> (i & 7)) & 1;
+}
+
+void pm_bitmap_dispose(pm_bitmap_builder *bb)
+{
+	pm_abuf_dispose(&bb->buf);
+	bb->length = 0;
+	bb->null_count = 0;
+}
