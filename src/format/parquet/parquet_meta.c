@@ -211,6 +211,12 @@ static int f_list(dec *d, const pm_tc_field *f, uint8_t want, size_t sz, elem_fn
 		return pm_tc_skip_field(&d->r, f);
 	if ((rc = pm_tc_read_list(&d->r, &et, &cnt)) != 0)
 		return rc;
+	/* i16/i32/i64 share the zigzag varint encoding; Thrift's C++ runtime reads
+	 * such lists whatever element type they declare (bad_data/ARROW-GH-41317
+	 * has an encodings list<i16>), so accept them, range-checked. */
+	if ((want == PM_TC_I32 || want == PM_TC_I64) &&
+	    (et == PM_TC_I16 || et == PM_TC_I32 || et == PM_TC_I64))
+		et = want;
 	if (et != want) {
 		for (i = 0; i < cnt && !rc; i++)
 			rc = pm_tc_skip(&d->r, et);
