@@ -309,8 +309,21 @@ static int decompress_into(pm_codec_ctx *ctx, int codec, const uint8_t *src, siz
 	case PM_CODEC_ZLIB:
 		return do_inflate(ctx, codec, src, n, dst, cap, out_len, NULL, 0);
 	case PM_CODEC_LZ4:
-		if (lz4_hadoop(src, n, dst, cap, out_len))
+		if (lz4_hadoop(src, n, dst, cap, out_len)) {
+			int raw;
+			if (*out_len == cap || n > INT_MAX || cap > INT_MAX)
+				return 0;
+			/* The framing parsed but fills less than the expected size: as
+			 * Arrow does, prefer a raw block that fills it exactly. */
+			raw = LZ4_decompress_safe((const char *)src, (char *)dst, (int)n, (int)cap);
+			if (raw >= 0 && (size_t)raw == cap) {
+				*out_len = cap;
+				return 0;
+			}
+			if (!lz4_hadoop(src, n, dst, cap, out_len))
+				return pm_err(PAIMON_ERROR, "LZ4: Hadoop frames failed to decode twice");
 			return 0;
+		}
 		return lz4_raw("LZ4 (neither Hadoop-framed nor a raw block)", src, n, dst, cap, out_len);
 	case PM_CODEC_LZ4_RAW:
 		return lz4_raw(name, src, n, dst, cap, out_len);
