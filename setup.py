@@ -1,0 +1,59 @@
+"""Build of the paimonc Python package.
+
+The extension module ``paimonc._native`` is compiled from the library's own C
+sources (globbed, since layers gain files over time) plus the binding file
+python/paimonc/_native.c, so ``pip install <repo>`` needs only a C compiler and
+the development packages of the libraries libpaimonc links (jansson).
+"""
+import glob
+import os
+import subprocess
+
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAYERS = ["core", "io", "format/json", "types", "meta", "table", "api"]
+# Libraries libpaimonc needs; extend as the C library grows.
+LIBRARIES = ["jansson"]
+
+
+def rel(path):
+    return os.path.relpath(path, HERE)
+
+
+def library_sources():
+    srcs = []
+    for layer in LAYERS:
+        srcs.extend(sorted(glob.glob(os.path.join(HERE, "src", layer, "*.c"))))
+    return [rel(s) for s in srcs]
+
+
+def pkg_config(flag, name):
+    try:
+        out = subprocess.run(["pkg-config", flag, name], check=True,
+                             capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return out.split()
+
+
+def extra_dirs(flag, prefix):
+    dirs = []
+    for lib in LIBRARIES:
+        for tok in pkg_config(flag, lib):
+            if tok.startswith(prefix) and tok[2:] not in dirs:
+                dirs.append(tok[2:])
+    return dirs
+
+
+native = Extension(
+    "paimonc._native",
+    sources=library_sources() + ["python/paimonc/_native.c"],
+    include_dirs=["include", "src"] + extra_dirs("--cflags-only-I", "-I"),
+    library_dirs=extra_dirs("--libs-only-L", "-L"),
+    libraries=LIBRARIES,
+    define_macros=[("_GNU_SOURCE", None)],
+    extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wno-unused-parameter"],
+)
+
+setup(ext_modules=[native])
