@@ -318,10 +318,8 @@ def _pyarrow_type_string(pa_type, nullable=True):
         parts = []
         for i in range(pa_type.num_fields):
             f = pa_type.field(i)
-            s = "{} {}".format(_quote_ident(f.name), _pyarrow_type_string(f.type, f.nullable))
-            if f.metadata and b"description" in f.metadata:
-                s += " " + _quote_str(f.metadata[b"description"].decode("utf-8"))
-            parts.append(s)
+            # Like pypaimon, nested struct fields carry no description.
+            parts.append("{} {}".format(_quote_ident(f.name), _pyarrow_type_string(f.type, f.nullable)))
         return "ROW<{}>{}".format(", ".join(parts), sfx)
     else:
         raise ValueError("Unsupported pyarrow type: {}".format(pa_type))
