@@ -46,12 +46,20 @@ def extra_dirs(flag, prefix):
     return dirs
 
 
+def headers():
+    hs = glob.glob(os.path.join(HERE, "include", "paimonc", "*.h"))
+    for layer in LAYERS:
+        hs.extend(glob.glob(os.path.join(HERE, "src", layer, "*.h")))
+    return sorted(rel(h) for h in hs)
+
+
 native = Extension(
     "paimonc._native",
     sources=library_sources() + ["python/paimonc/_native.c"],
     include_dirs=["include", "src"] + extra_dirs("--cflags-only-I", "-I"),
     library_dirs=extra_dirs("--libs-only-L", "-L"),
     libraries=LIBRARIES,
+    depends=headers(),
     define_macros=[("_GNU_SOURCE", None)],
     extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wno-unused-parameter"],
 )
