@@ -43,7 +43,8 @@ typedef struct pm_fileio_ops {
 	/* Atomically creates path with data; fails with PAIMON_EEXISTS if it exists.
 	 * Readers never observe a partly written file at path. */
 	int (*write_new_atomic)(pm_fileio *io, const char *path, const void *data, size_t len);
-	/* Entries of a directory, sorted by name; hidden entries included. */
+	/* Entries of a directory, sorted by name; hidden entries included.
+	 * On failure *out is left empty. */
 	int (*list)(pm_fileio *io, const char *dir, pm_file_list *out);
 	int (*exists)(pm_fileio *io, const char *path, int *exists);
 	int (*mkdirs)(pm_fileio *io, const char *dir);

@@ -228,8 +228,10 @@ static int local_write_new_atomic(pm_fileio *io, const char *path, const void *d
 	int fd, rc;
 	(void)io;
 	random_suffix(rnd, sizeof rnd);
-	if (pm_buf_append(&tmp, path, dirlen) || pm_buf_printf(&tmp, ".%s.%s.tmp", base, rnd))
+	if (pm_buf_append(&tmp, path, dirlen) || pm_buf_printf(&tmp, ".%s.%s.tmp", base, rnd)) {
+		pm_buf_dispose(&tmp);
 		return PAIMON_ENOMEM;
+	}
 	fd = open(tmp.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		rc = os_err(errno, "cannot create temporary file for", path);
@@ -291,9 +293,13 @@ static int local_list(pm_fileio *io, const char *dir, pm_file_list *out)
 		out->len++;
 	}
 	closedir(d);
-	if (rc == 0 && out->len > 1)
+	if (rc) {
+		pm_file_list_dispose(out);
+		return rc;
+	}
+	if (out->len > 1)
 		qsort(out->items, out->len, sizeof *out->items, cmp_status);
-	return rc;
+	return 0;
 }
 
 static int local_exists(pm_fileio *io, const char *path, int *exists)

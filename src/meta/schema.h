@@ -54,6 +54,8 @@ int pm_schema_spec_parse_columns(const char *text, pm_schema_spec *out);
 
 void pm_schema_free(pm_table_schema *s);
 int pm_schema_copy(const pm_table_schema *src, pm_table_schema **out);
+/* 1 if equal in every attribute (options compared as unordered maps). */
+int pm_schema_equal(const pm_table_schema *a, const pm_table_schema *b);
 /* Index of the top-level field named name, or -1. */
 long pm_schema_field_index(const pm_table_schema *s, const char *name);
 

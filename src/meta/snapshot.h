@@ -53,6 +53,8 @@ typedef struct pm_snapshot {
 
 void pm_snapshot_free(pm_snapshot *s);
 int pm_snapshot_copy(const pm_snapshot *src, pm_snapshot **out);
+/* 1 if equal in every field (properties in order). */
+int pm_snapshot_equal(const pm_snapshot *a, const pm_snapshot *b);
 /* Reads snapshot (or tag/changelog) JSON: unknown and legacy keys (logOffsets)
  * ignored, explicit nulls for optional keys tolerated. */
 int pm_snapshot_from_json(const char *what, const char *text, size_t len, pm_snapshot **out);
@@ -88,6 +90,7 @@ int pm_tag_validate_name(const char *name);
 int pm_tag_create(pm_fileio *io, const char *table_path, const char *name, const pm_snapshot *s, int ignore_if_exists);
 /* Deletes the tag file only (never data, as pypaimon). */
 int pm_tag_delete(pm_fileio *io, const char *table_path, const char *name, int ignore_if_not_exists);
+int pm_tag_exists(pm_fileio *io, const char *table_path, const char *name, int *exists);
 /* Sorted names; names: free with pm_strlist_dispose. */
 int pm_tag_list(pm_fileio *io, const char *table_path, pm_strlist *names);
 int pm_tag_load(pm_fileio *io, const char *table_path, const char *name, pm_snapshot **out);

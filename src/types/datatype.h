@@ -96,27 +96,44 @@ int pm_type_is_nested(const pm_type *t);
 
 /* SQL string form. parse: PAIMON_EINVAL with a message quoting the text and
  * the position on a bad string. ROW fields parsed from text get id -1 (assign
- * them with pm_type_assign_ids). */
+ * them with pm_type_assign_ids). Besides Java's syntax the parser reads
+ * ARRAY<..>, MULTISET<..>, MAP<K, V> and ROW<name TYPE [COMMENT 'x' | 'x']
+ * [DEFAULT expr], ...> (names plain or `quoted`), so that whatever
+ * pm_type_to_string prints parses back. An empty COMMENT '' parses as no
+ * description (Java does not print empty ones). */
 int pm_type_parse(const char *text, pm_type **out);
 int pm_type_to_string(const pm_type *t, pm_buf *out);
 
-/* JSON form (schema files). `what` names the file for error messages.
- * Nested ROW fields must carry "id" in schema files (ids_required = 1). */
+/* JSON form (schema files). `what` names the file for error messages; bad
+ * input is PAIMON_ECORRUPT. Nested ROW fields must carry "id" in schema
+ * files (ids_required = 1); otherwise a missing id reads as -1. to_json:
+ * errors (ENOMEM, nesting) are left in w->rc, see pm_jw_finish. */
 int pm_type_from_json(const char *what, json_t *j, int ids_required, pm_type **out);
 void pm_type_to_json(const pm_type *t, pm_jw *w);
 int pm_field_from_json(const char *what, json_t *j, int ids_required, pm_field *out);
 void pm_field_to_json(const pm_field *f, pm_jw *w);
 
 /* Assigns ids to every nested ROW field with id < 0, depth-first, children
- * before their parent field (Java ReassignFieldId), taking ++*highest. */
+ * before their parent field (Java ReassignFieldId), taking ++*highest.
+ * Fields that already have an id keep it (Java renumbers all of them; when
+ * every id is -1, as after pm_type_parse, the result is identical). */
 void pm_type_assign_ids(pm_type *t, int32_t *highest);
 /* Max field id inside t (nested ROW fields), or `floor` if none is larger. */
 int32_t pm_type_max_field_id(const pm_type *t, int32_t floor);
 
 /* Arrow. from_arrow: PAIMON_EUNSUPPORTED naming the format string for types
- * with no Paimon equivalent. to_arrow fills *out (caller calls out->release).
- * Field names of ROW children come from the Arrow child names. */
+ * with no Paimon equivalent. to_arrow fills *out (caller calls out->release;
+ * nothing to release on failure). Nullability comes from / goes to
+ * ARROW_FLAG_NULLABLE of each node. Field names of ROW children come from
+ * the Arrow child names; their ids are -1 (use pm_type_assign_ids).
+ * The mapping is pypaimon's and not one-to-one (CHAR/VARCHAR -> utf8,
+ * TIME(p) -> time32[ms] -> TIME(0), MAP keys NOT NULL...): see type_arrow.c. */
 int pm_type_from_arrow(const struct ArrowSchema *s, pm_type **out);
 int pm_type_to_arrow(const pm_type *t, const char *name, struct ArrowSchema *out);
+/* Top-level fields as pypaimon converts them: like the type functions, plus
+ * the field's description as the "description" metadata entry. from_arrow
+ * sets id -1. */
+int pm_field_from_arrow(const struct ArrowSchema *s, pm_field *out);
+int pm_field_to_arrow(const pm_field *f, struct ArrowSchema *out);
 
 #endif

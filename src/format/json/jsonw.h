@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include "core/buf.h"
 
-#define PM_JW_MAX_DEPTH 64
+#define PM_JW_MAX_DEPTH 256 /* a ROW level costs 3 (type, fields, field); types nest 64 deep */
 
 typedef struct pm_jw {
 	pm_buf *out;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs every test of paimon-c. On a fresh Debian 12 machine (as root) it first
+# installs what the tests need (scripts/deps.sh). Stages:
+#   1. C unit tests (CTest), gcc, -Werror
+#   2. the same under clang with AddressSanitizer + UBSan
+#   3. libFuzzer targets, each for a bounded time (PAIMONC_FUZZ_SECONDS, default 20)
+#   4. CLI tests
+#   5. Python package: build, pytest (API tests and pypaimon interop)
+#   6. Java Paimon interop (jars from Maven Central)
+# Usage: scripts/test.sh [--quick]   (--quick: skip the sanitizer build and fuzzing)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+jobs=$(nproc 2>/dev/null || echo 2)
+fuzz_seconds=${PAIMONC_FUZZ_SECONDS:-20}
+py="$root/.venv/bin/python"
+
+stage() { printf '\n=== %s ===\n' "$*"; }
+
+stage "dependencies"
+scripts/deps.sh all
+
+stage "C unit tests (gcc, -Werror)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C build -j "$jobs"
+ctest --test-dir build --output-on-failure -j "$jobs"
+tests/install/test_install.sh build
+
+if [ $quick -eq 0 ]; then
+  stage "C unit tests (clang, AddressSanitizer + UBSan)"
+  CC=clang-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_SANITIZE=ON >/dev/null
+  ninja -C build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs"
+
+  stage "fuzzing (${fuzz_seconds}s per target)"
+  CC=clang-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_FUZZ=ON \
+    -DPAIMONC_BUILD_TESTS=OFF -DPAIMONC_BUILD_CLI=OFF >/dev/null
+  ninja -C build-fuzz -j "$jobs"
+  scripts/fuzz.sh build-fuzz "$fuzz_seconds"
+fi
+
+stage "CLI tests"
+if [ -x tests/cli/test_cli.sh ]; then
+  tests/cli/test_cli.sh "$root/build/paimonc"
+fi
+
+stage "Python package and pypaimon interop"
+"$root/.venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation "$root"
+# Run from a directory without the sources so the installed package is tested.
+(cd "$root/tests" && "$py" -m pytest -q -p no:cacheprovider "$root/tests/python" "$root/tests/interop")
+
+echo
+echo "all tests passed"

@@ -1,0 +1,64 @@
+/*
+ * table/catalog.h - internals of the filesystem catalog (spec core-format §1.1):
+ * <warehouse>/<db>.db/<table>/ with schema/, snapshot/, tag/ ...
+ * The public face is include/paimonc/catalog.h; these structs back its
+ * opaque handles.
+ */
+#ifndef PM_TABLE_CATALOG_H
+#define PM_TABLE_CATALOG_H
+
+#include "paimonc/catalog.h"
+#include "core/strs.h"
+#include "io/fileio.h"
+#include "meta/schema.h"
+#include "meta/snapshot.h"
+
+struct paimon_options {
+	pm_strmap map;
+};
+
+struct paimon_catalog {
+	pm_fileio *io;
+	char *warehouse;      /* absolute, no trailing slash */
+	pm_strmap options;
+};
+
+/* A read-only view over a schema version with the strings the API hands out. */
+struct paimon_schema {
+	pm_table_schema *schema;
+	char **type_strings;  /* per top-level field: SQL form */
+	char **type_jsons;    /* per top-level field: compact JSON form */
+};
+
+struct paimon_table {
+	pm_fileio *io;        /* owned: tables outlive the catalog that opened them */
+	char *database;
+	char *name;
+	char *identifier;     /* "db.table" */
+	char *path;
+	paimon_schema *schema;
+};
+
+struct paimon_schema_spec {
+	pm_schema_spec spec;
+};
+
+struct paimon_schema_change {
+	pm_schema_change change;
+};
+
+struct paimon_snapshot {
+	pm_snapshot *snapshot;
+};
+
+/* Validates a database or table name (non-empty, no '/', no "..", not ".",
+ * no control characters; `kind` is "database" or "table" for messages). */
+int pm_catalog_validate_name(const char *kind, const char *name);
+/* Splits "db.table" into owned parts after validating both. */
+int pm_catalog_parse_identifier(const char *identifier, char **db, char **table);
+/* Wraps a schema (takes ownership on success). */
+int pm_schema_handle_new(pm_table_schema *s, paimon_schema **out);
+/* Wraps a snapshot (takes ownership on success). */
+int pm_snapshot_handle_new(pm_snapshot *s, paimon_snapshot **out);
+
+#endif
