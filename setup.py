@@ -12,9 +12,21 @@ import subprocess
 from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LAYERS = ["core", "io", "format/json", "types", "meta", "table", "api"]
-# Libraries libpaimonc needs; extend as the C library grows.
+# Same layer list as CMakeLists.txt (PAIMONC_LAYERS); missing directories are skipped.
+LAYERS = ["core", "io", "codec", "arrow", "format/json", "format/thrift", "format/parquet",
+          "types", "meta", "table", "api"]
+
+
+def _layer_has_sources(layer):
+    return bool(glob.glob(os.path.join(HERE, "src", layer, "*.c")))
+
+
+# Libraries libpaimonc needs: jansson always; the compression libraries only
+# once the codec layer (which uses them) has sources, so that a checkout
+# without it still builds with just libjansson-dev installed.
 LIBRARIES = ["jansson"]
+if _layer_has_sources("codec"):
+    LIBRARIES += ["zstd", "lz4", "z", "snappy"]
 
 
 def rel(path):
