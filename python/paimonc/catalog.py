@@ -219,8 +219,17 @@ class Table:
     def schema_id(self):
         return self.table_schema.id
 
+    @property
+    def highest_field_id(self):
+        return self.table_schema.highest_field_id
+
+    @property
     def comment(self):
-        """The table comment or None (a method, as in pypaimon)."""
+        """The table comment or None.
+
+        An attribute, as on pypaimon's Schema/TableSchema; pypaimon's
+        FileStoreTable has a comment() *method* instead.
+        """
         return self.table_schema.comment
 
     def to_arrow_schema(self):

@@ -190,6 +190,10 @@ class TableSchema:
         self.options = dict(native.options())
         self.comment = native.comment()
 
+    @property
+    def schema_id(self):
+        return self.id
+
     def to_json(self):
         return self._native.to_json()
 

@@ -226,7 +226,7 @@ def pc_view(table):
         "partitionKeys": list(table.partition_keys),
         "primaryKeys": list(table.primary_keys),
         "options": dict(table.options),
-        "comment": table.comment(),
+        "comment": table.comment,
     }
 
 
@@ -425,7 +425,7 @@ def test_pypaimon_null_comment_and_ltz_alias(pc_catalog, warehouse):
     t = pc_catalog.get_table("db.nullcomment")
     assert [str(f.type) for f in t.fields] == [
         "ROW<`x` TIMESTAMP(6) WITH LOCAL TIME ZONE>", "MAP<INT NOT NULL, STRING> NOT NULL"]
-    assert t.comment() is None                   # null is no comment, not "null"
+    assert t.comment is None                   # null is no comment, not "null"
     assert "comment" not in json.loads(t.table_schema.to_json())
 
 
@@ -454,7 +454,7 @@ def test_legacy_pypaimon_map_form(pc_catalog, pp_catalog, warehouse):
         "MULTISET<INT> NOT NULL",
         "ROW<`x` TIMESTAMP(6) WITH LOCAL TIME ZONE>",
     ]
-    assert t.comment() is None                   # difference 3: null is no comment, not "null"
+    assert t.comment is None                   # difference 3: null is no comment, not "null"
     assert "comment" not in json.loads(t.table_schema.to_json())
 
 

@@ -100,7 +100,7 @@ def test_create_and_get_table(catalog):
     assert t.partition_keys == ["dt"]
     assert t.primary_keys == ["id", "dt"]
     assert t.options["bucket"] == "2" and t.options["custom.k"] == "v"
-    assert t.comment() == "a table"
+    assert t.comment == "a table"
     assert t.is_primary_key_table
     assert t.table_schema.highest_field_id == 3
     assert t.latest_snapshot() is None
@@ -285,7 +285,7 @@ def test_alter_table(catalog):
     assert t.fields[2].description == "tag ids"
     assert t.fields[1].description == "the name"
     assert t.options.get("b") == "2" and "a" not in t.options
-    assert t.comment() == "now with a comment"
+    assert t.comment == "now with a comment"
     assert t.table_schema.highest_field_id == 4
 
     catalog.alter_table("db.t", [SchemaChange.drop_column("score")])
@@ -297,7 +297,7 @@ def test_alter_table(catalog):
     assert len(t.schemas()) == 4  # create, alter, drop, add
 
     catalog.alter_table("db.t", [SchemaChange.update_comment(None)])
-    assert catalog.get_table("db.t").comment() is None
+    assert catalog.get_table("db.t").comment is None
 
 
 def test_alter_is_all_or_nothing(catalog):
