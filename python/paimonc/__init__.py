@@ -1,0 +1,41 @@
+"""paimonc - Python bindings of libpaimonc, a C implementation of Apache Paimon.
+
+The API follows pypaimon's names::
+
+    import pyarrow as pa
+    from paimonc import CatalogFactory, Schema, SchemaChange
+
+    catalog = CatalogFactory.create({"warehouse": "/data/warehouse"})
+    catalog.create_database("db", ignore_if_exists=True)
+    catalog.create_table("db.t", Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int64()), ("name", pa.string())]), primary_keys=["id"]))
+    table = catalog.get_table("db.t")
+    [str(f.type) for f in table.fields]   # ['BIGINT NOT NULL', 'STRING']
+"""
+
+from . import _native
+from .errors import (AlreadyExistsError, ConflictError, CorruptFileError, FileIOError,
+                     InvalidArgumentError, NotFoundError, PaimonError, UnsupportedError, _code_map)
+
+_native._register_errors(_code_map(_native), PaimonError)
+
+from .catalog import Catalog, CatalogFactory, Database, Identifier, Snapshot, Table  # noqa: E402
+from .schema import Move, MoveType, Schema, SchemaChange, TableSchema  # noqa: E402
+from .types import (ArrayType, AtomicType, DataField, DataType, MapType, MultisetType,  # noqa: E402
+                    RowType, VectorType)
+
+__version__ = "0.1.0"
+
+
+def library_version():
+    """Version of the linked libpaimonc."""
+    return _native.version()
+
+
+__all__ = [
+    "CatalogFactory", "Catalog", "Database", "Identifier", "Table", "Snapshot",
+    "Schema", "SchemaChange", "Move", "MoveType", "TableSchema",
+    "DataType", "AtomicType", "ArrayType", "MultisetType", "MapType", "RowType", "VectorType", "DataField",
+    "PaimonError", "NotFoundError", "AlreadyExistsError", "InvalidArgumentError", "CorruptFileError",
+    "UnsupportedError", "ConflictError", "FileIOError", "library_version",
+]

@@ -1,0 +1,79 @@
+"""Build of the paimonc Python package.
+
+The extension module ``paimonc._native`` is compiled from the library's own C
+sources (globbed, since layers gain files over time) plus the binding file
+python/paimonc/_native.c, so ``pip install <repo>`` needs only a C compiler and
+the development packages of the libraries libpaimonc links (jansson).
+"""
+import glob
+import os
+import subprocess
+
+from setuptools import Extension, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# Same layer list as CMakeLists.txt (PAIMONC_LAYERS); missing directories are skipped.
+LAYERS = ["core", "io", "codec", "arrow", "format/json", "format/thrift", "format/parquet",
+          "types", "meta", "table", "api"]
+
+
+def _layer_has_sources(layer):
+    return bool(glob.glob(os.path.join(HERE, "src", layer, "*.c")))
+
+
+# Libraries libpaimonc needs: jansson always; the compression libraries only
+# once the codec layer (which uses them) has sources, so that a checkout
+# without it still builds with just libjansson-dev installed.
+LIBRARIES = ["jansson"]
+if _layer_has_sources("codec"):
+    LIBRARIES += ["zstd", "lz4", "z", "snappy"]
+
+
+def rel(path):
+    return os.path.relpath(path, HERE)
+
+
+def library_sources():
+    srcs = []
+    for layer in LAYERS:
+        srcs.extend(sorted(glob.glob(os.path.join(HERE, "src", layer, "*.c"))))
+    return [rel(s) for s in srcs]
+
+
+def pkg_config(flag, name):
+    try:
+        out = subprocess.run(["pkg-config", flag, name], check=True,
+                             capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return out.split()
+
+
+def extra_dirs(flag, prefix):
+    dirs = []
+    for lib in LIBRARIES:
+        for tok in pkg_config(flag, lib):
+            if tok.startswith(prefix) and tok[2:] not in dirs:
+                dirs.append(tok[2:])
+    return dirs
+
+
+def headers():
+    hs = glob.glob(os.path.join(HERE, "include", "paimonc", "*.h"))
+    for layer in LAYERS:
+        hs.extend(glob.glob(os.path.join(HERE, "src", layer, "*.h")))
+    return sorted(rel(h) for h in hs)
+
+
+native = Extension(
+    "paimonc._native",
+    sources=library_sources() + ["python/paimonc/_native.c"],
+    include_dirs=["include", "src"] + extra_dirs("--cflags-only-I", "-I"),
+    library_dirs=extra_dirs("--libs-only-L", "-L"),
+    libraries=LIBRARIES,
+    depends=headers(),
+    define_macros=[("_GNU_SOURCE", None)],
+    extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wno-unused-parameter"],
+)
+
+setup(ext_modules=[native])
