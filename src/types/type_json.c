@@ -276,7 +276,20 @@ static int type_from_json(const char *what, json_t *j, int ids_required, int dep
 		return pm_err(PAIMON_ECORRUPT, "%s: a type object has no string \"type\"", what);
 	type = json_string_value(tj);
 
-	if (has_kind(type, "ARRAY") || has_kind(type, "MULTISET")) {
+	if ((has_kind(type, "MAP") && !json_object_get(j, "key")) ||
+	    ((has_kind(type, "MULTISET") || has_kind(type, "ARRAY")) && !json_object_get(j, "element"))) {
+		/* pypaimon < 2 wrote {"type": "MAP<K, V>", "nullable": b} (and
+		 * MULTISET<E> alike): the whole type is in the string, without the
+		 * object's own NOT NULL, so "nullable" decides. */
+		if (!strchr(type, '<'))
+			return pm_err(PAIMON_ECORRUPT, "%s: type '%s' has no \"%s\"", what, type,
+				has_kind(type, "MAP") ? "key" : "element");
+		if ((rc = atomic_from_string(what, type, ids_required, depth, &t)) != 0)
+			return rc;
+		t->nullable = object_nullable(j, type);
+		*out = t;
+		return 0;
+	} else if (has_kind(type, "ARRAY") || has_kind(type, "MULTISET")) {
 		if (!(t = pm_type_new(type[0] == 'A' ? PM_ARRAY : PM_MULTISET)))
 			return PAIMON_ENOMEM;
 		rc = child(what, j, "element", type, ids_required, depth + 1, &t->element);

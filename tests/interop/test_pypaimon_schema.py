@@ -29,7 +29,7 @@ handled here (core-format spec §0 item 9, §2.3):
    by searching the text for ``NOT NULL``, so ``MAP<INT NOT NULL, STRING>``
    written as nullable reads as a NOT NULL map in Java. paimonc follows the
    writer's ``"nullable"`` key for MAP objects; the legacy string form is
-   not parsed yet (test_legacy_pypaimon_map_form, xfail). pypaimon 2.1
+   is parsed too (test_legacy_pypaimon_map_form). pypaimon 2.1
    writes Java's MAP form.
 5. pypaimon maps every Arrow time type to ``TIME(0)`` and ignores field
    metadata of nested struct fields (only top-level ``description`` becomes a
@@ -429,9 +429,6 @@ def test_pypaimon_null_comment_and_ltz_alias(pc_catalog, warehouse):
     assert "comment" not in json.loads(t.table_schema.to_json())
 
 
-@pytest.mark.xfail(strict=True, reason="libpaimonc's type JSON reader (src/types/type_json.c) requires "
-                   "\"key\"/\"element\" and does not yet parse pypaimon<2's {\"type\": \"MAP<K, V>\"} form "
-                   "that its header documents")
 def test_legacy_pypaimon_map_form(pc_catalog, pp_catalog, warehouse):
     """Difference 4: the MAP/MULTISET string forms of pypaimon < 2, "comment": null."""
     _write_raw_table(warehouse, "legacy", {
