@@ -95,6 +95,21 @@ PAIMON_EXTERN(int) paimon_schema_spec_set_option(paimon_schema_spec *s, const ch
 PAIMON_EXTERN(int) paimon_schema_spec_set_comment(paimon_schema_spec *s, const char *comment);
 PAIMON_EXTERN(void) paimon_schema_spec_free(paimon_schema_spec *s);
 
+/* ------------------------------------------------------------------ types */
+
+/**
+ * Normalizes a Paimon type given in either text form -- the SQL string
+ * ("ARRAY<INT NOT NULL>") or the schema-file JSON (starting with '{' or '"')
+ * -- into Java's SQL string form (what DataType.toString() prints).
+ * *out: free with paimon_free. PAIMON_EINVAL names the bad type.
+ */
+PAIMON_EXTERN(int) paimon_type_to_sql(const char *type, char **out);
+/** The same, into the compact schema-file JSON form. */
+PAIMON_EXTERN(int) paimon_type_to_json(const char *type, char **out);
+/** The Paimon type (SQL string) of one Arrow field, mapped as pypaimon maps it
+ * (large_binary -> BLOB, fixed_size_list<float> -> VECTOR...). */
+PAIMON_EXTERN(int) paimon_type_from_arrow(const struct ArrowSchema *field, char **out);
+
 /* ----------------------------------------------------------------- schema */
 
 /** A table schema version (schema-N), read-only. */

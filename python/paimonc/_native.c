@@ -1259,6 +1259,59 @@ static PyObject *mod_version(PyObject *m, PyObject *unused)
 	return PyUnicode_FromString(paimon_version());
 }
 
+/* type_to_sql(text) / type_to_json(text): either form in, Java's form out. */
+static PyObject *convert_type(PyObject *arg, int (*fn)(const char *, char **))
+{
+	const char *text;
+	Py_ssize_t n;
+	char *out = NULL;
+	PyObject *r;
+	int rc;
+	if (!(text = PyUnicode_AsUTF8AndSize(arg, &n)))
+		return NULL;
+	if ((Py_ssize_t)strlen(text) != n) {
+		PyErr_SetString(PyExc_ValueError, "type text contains a NUL character");
+		return NULL;
+	}
+	if ((rc = fn(text, &out)) != 0)
+		return raise_last(rc);
+	r = PyUnicode_FromString(out);
+	paimon_free(out);
+	return r;
+}
+
+static PyObject *mod_type_to_sql(PyObject *m, PyObject *arg)
+{
+	return convert_type(arg, paimon_type_to_sql);
+}
+
+static PyObject *mod_type_to_json(PyObject *m, PyObject *arg)
+{
+	return convert_type(arg, paimon_type_to_json);
+}
+
+/* type_from_arrow(capsule): a capsule "arrow_schema" holding one Arrow field
+ * (or a struct whose single child is the field) -> Paimon type string. */
+static PyObject *mod_type_from_arrow(PyObject *m, PyObject *arg)
+{
+	const struct ArrowSchema *as;
+	char *out = NULL;
+	PyObject *r;
+	int rc;
+	if (!PyCapsule_IsValid(arg, "arrow_schema")) {
+		PyErr_SetString(PyExc_TypeError, "expected an 'arrow_schema' PyCapsule");
+		return NULL;
+	}
+	as = PyCapsule_GetPointer(arg, "arrow_schema");
+	if (as->format && strcmp(as->format, "+s") == 0 && as->n_children == 1)
+		as = as->children[0];
+	if ((rc = paimon_type_from_arrow(as, &out)) != 0)
+		return raise_last(rc);
+	r = PyUnicode_FromString(out);
+	paimon_free(out);
+	return r;
+}
+
 static PyObject *mod_error_name(PyObject *m, PyObject *arg)
 {
 	long code = PyLong_AsLong(arg);
@@ -1270,6 +1323,9 @@ static PyObject *mod_error_name(PyObject *m, PyObject *arg)
 static PyMethodDef module_methods[] = {
 	{"_register_errors", mod_register_errors, METH_VARARGS, "(dict code->class, base class)"},
 	{"version", mod_version, METH_NOARGS, "libpaimonc version string"},
+	{"type_to_sql", mod_type_to_sql, METH_O, "Paimon type (SQL or JSON text) -> Java's SQL string"},
+	{"type_to_json", mod_type_to_json, METH_O, "Paimon type (SQL or JSON text) -> schema-file JSON"},
+	{"type_from_arrow", mod_type_from_arrow, METH_O, "arrow_schema capsule of one field -> Paimon type"},
 	{"error_name", mod_error_name, METH_O, NULL},
 	{NULL, NULL, 0, NULL},
 };

@@ -18,6 +18,8 @@ and ``MULTISET<E>`` type strings of older pypaimon versions).
 import json
 import re
 
+from . import _native
+
 __all__ = [
     "DataType", "AtomicType", "ArrayType", "MultisetType", "MapType", "RowType",
     "VectorType", "DataField", "parse_json_type", "to_type_string",
@@ -26,14 +28,6 @@ __all__ = [
 
 def _suffix(nullable):
     return "" if nullable else " NOT NULL"
-
-
-def _quote_ident(name):
-    return "`" + name.replace("`", "``") + "`"
-
-
-def _quote_str(s):
-    return "'" + s.replace("'", "''") + "'"
 
 
 class DataType:
@@ -54,6 +48,10 @@ class DataType:
     def __repr__(self):
         return "{}({!r})".format(type(self).__name__, str(self))
 
+    def __str__(self):
+        # One printer for every language: libpaimonc renders Java's form.
+        return _native.type_to_sql(json.dumps(self.to_dict()))
+
 
 class AtomicType(DataType):
     """A non-nested type. ``type`` is its text without the nullability suffix."""
@@ -68,8 +66,6 @@ class AtomicType(DataType):
     def to_dict(self):
         return self.type + _suffix(self.nullable)
 
-    def __str__(self):
-        return self.type + _suffix(self.nullable)
 
 
 class ArrayType(DataType):
@@ -83,8 +79,6 @@ class ArrayType(DataType):
     def to_dict(self):
         return {"type": "ARRAY" + _suffix(self.nullable), "element": self.element.to_dict()}
 
-    def __str__(self):
-        return "ARRAY<{}>{}".format(self.element, _suffix(self.nullable))
 
 
 class MultisetType(DataType):
@@ -98,8 +92,6 @@ class MultisetType(DataType):
     def to_dict(self):
         return {"type": "MULTISET" + _suffix(self.nullable), "element": self.element.to_dict()}
 
-    def __str__(self):
-        return "MULTISET<{}>{}".format(self.element, _suffix(self.nullable))
 
 
 class MapType(DataType):
@@ -115,8 +107,6 @@ class MapType(DataType):
         return {"type": "MAP" + _suffix(self.nullable), "key": self.key.to_dict(),
                 "value": self.value.to_dict()}
 
-    def __str__(self):
-        return "MAP<{}, {}>{}".format(self.key, self.value, _suffix(self.nullable))
 
 
 class VectorType(DataType):
@@ -132,8 +122,6 @@ class VectorType(DataType):
         return {"type": "VECTOR" + _suffix(self.nullable), "element": self.element.to_dict(),
                 "length": self.length}
 
-    def __str__(self):
-        return "VECTOR<{}, {}>{}".format(self.element, self.length, _suffix(self.nullable))
 
 
 class RowType(DataType):
@@ -147,14 +135,6 @@ class RowType(DataType):
     def to_dict(self):
         return {"type": "ROW" + _suffix(self.nullable), "fields": [f.to_dict() for f in self.fields]}
 
-    def __str__(self):
-        parts = []
-        for f in self.fields:
-            s = "{} {}".format(_quote_ident(f.name), f.type)
-            if f.description is not None:
-                s += " " + _quote_str(f.description)
-            parts.append(s)
-        return "ROW<{}>{}".format(", ".join(parts), _suffix(self.nullable))
 
 
 class DataField:
@@ -265,65 +245,10 @@ def parse_json_field(d):
 # ------------------------------------------------------------ type coercion
 
 def _pyarrow_type_string(pa_type, nullable=True):
-    """Paimon type text for a pyarrow DataType, mapped as pypaimon maps it."""
+    """Paimon type of a pyarrow type, by libpaimonc's mapping (pypaimon's)."""
     import pyarrow as pa
-    t = pa.types
-    sfx = _suffix(nullable)
-    if t.is_int8(pa_type):
-        name = "TINYINT"
-    elif t.is_int16(pa_type):
-        name = "SMALLINT"
-    elif t.is_int32(pa_type):
-        name = "INT"
-    elif t.is_int64(pa_type):
-        name = "BIGINT"
-    elif t.is_float32(pa_type):
-        name = "FLOAT"
-    elif t.is_float64(pa_type):
-        name = "DOUBLE"
-    elif t.is_boolean(pa_type):
-        name = "BOOLEAN"
-    elif t.is_string(pa_type) or t.is_large_string(pa_type):
-        name = "STRING"
-    elif t.is_fixed_size_binary(pa_type):
-        name = "BINARY({})".format(pa_type.byte_width)
-    elif t.is_binary(pa_type):
-        name = "BYTES"
-    elif t.is_large_binary(pa_type):
-        name = "BLOB"
-    elif t.is_decimal(pa_type):
-        name = "DECIMAL({}, {})".format(pa_type.precision, pa_type.scale)
-    elif t.is_timestamp(pa_type):
-        p = {"s": 0, "ms": 3, "us": 6, "ns": 9}[pa_type.unit]
-        name = ("TIMESTAMP({})" if pa_type.tz is None else "TIMESTAMP({}) WITH LOCAL TIME ZONE").format(p)
-    elif t.is_date32(pa_type):
-        name = "DATE"
-    elif t.is_time(pa_type):
-        name = "TIME(0)"  # as pypaimon maps every Arrow time type
-    elif t.is_fixed_size_list(pa_type):
-        return "VECTOR<{}, {}>{}".format(
-            _pyarrow_type_string(pa_type.value_type, pa_type.value_field.nullable), pa_type.list_size, sfx)
-    elif t.is_list(pa_type) or t.is_large_list(pa_type):
-        return "ARRAY<{}>{}".format(
-            _pyarrow_type_string(pa_type.value_type, pa_type.value_field.nullable), sfx)
-    elif t.is_map(pa_type):
-        return "MAP<{}, {}>{}".format(
-            _pyarrow_type_string(pa_type.key_type, pa_type.key_field.nullable),
-            _pyarrow_type_string(pa_type.item_type, pa_type.item_field.nullable), sfx)
-    elif t.is_struct(pa_type):
-        names = {pa_type.field(i).name for i in range(pa_type.num_fields)}
-        if names == {"value", "metadata"} and all(
-                t.is_binary(pa_type.field(n).type) and not pa_type.field(n).nullable for n in names):
-            return "VARIANT" + sfx
-        parts = []
-        for i in range(pa_type.num_fields):
-            f = pa_type.field(i)
-            # Like pypaimon, nested struct fields carry no description.
-            parts.append("{} {}".format(_quote_ident(f.name), _pyarrow_type_string(f.type, f.nullable)))
-        return "ROW<{}>{}".format(", ".join(parts), sfx)
-    else:
-        raise ValueError("Unsupported pyarrow type: {}".format(pa_type))
-    return name + sfx
+    field = pa.field("f", pa_type, nullable=nullable)
+    return _native.type_from_arrow(pa.schema([field]).__arrow_c_schema__())
 
 
 def to_type_string(type_):

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/mem.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -449,4 +450,84 @@ int paimon_schema_change_remove_option(paimon_schema_change **out, const char *k
 	if ((rc = change_new(out, PM_SC_REMOVE_OPTION)) != 0)
 		return rc;
 	return change_strs(out, key, &(*out)->change.name, NULL, NULL);
+}
+
+/* ------------------------------------------------------------------ types */
+
+static int parse_any_type(const char *text, pm_type **out)
+{
+	const char *p = text;
+	json_t *j;
+	json_error_t e;
+	int rc;
+	if (!text)
+		return pm_err(PAIMON_EINVAL, "type must not be NULL");
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p != '{' && *p != '"')
+		return pm_type_parse(text, out);
+	j = json_loads(p, JSON_DECODE_ANY, &e);
+	if (!j)
+		return pm_err(PAIMON_EINVAL, "invalid type JSON: %s", e.text);
+	rc = pm_type_from_json("type JSON", j, 0, out);
+	json_decref(j);
+	if (rc == PAIMON_ECORRUPT) {
+		/* Same message, but a bad argument rather than a corrupt file. */
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", paimon_error_message());
+		rc = pm_err(PAIMON_EINVAL, "%s", msg);
+	}
+	return rc;
+}
+
+int paimon_type_to_sql(const char *type, char **out)
+{
+	pm_type *t = NULL;
+	pm_buf b = PM_BUF_INIT;
+	int rc = parse_any_type(type, &t);
+	if (rc)
+		return rc;
+	rc = pm_type_to_string(t, &b);
+	pm_type_free(t);
+	if (rc) {
+		pm_buf_dispose(&b);
+		return rc;
+	}
+	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
+}
+
+int paimon_type_to_json(const char *type, char **out)
+{
+	pm_type *t = NULL;
+	pm_buf b = PM_BUF_INIT;
+	pm_jw w;
+	int rc = parse_any_type(type, &t);
+	if (rc)
+		return rc;
+	pm_jw_init(&w, &b, 1);
+	pm_type_to_json(t, &w);
+	pm_type_free(t);
+	if ((rc = pm_jw_finish(&w)) != 0) {
+		pm_buf_dispose(&b);
+		return rc;
+	}
+	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
+}
+
+int paimon_type_from_arrow(const struct ArrowSchema *field, char **out)
+{
+	pm_type *t = NULL;
+	pm_buf b = PM_BUF_INIT;
+	int rc;
+	if (!field)
+		return pm_err(PAIMON_EINVAL, "Arrow field must not be NULL");
+	if ((rc = pm_type_from_arrow(field, &t)) != 0)
+		return rc;
+	rc = pm_type_to_string(t, &b);
+	pm_type_free(t);
+	if (rc) {
+		pm_buf_dispose(&b);
+		return rc;
+	}
+	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
 }
