@@ -373,7 +373,7 @@ public final class PaimonInterop {
         Schema.Builder b = Schema.newBuilder();
         for (JsonNode f : fields) {
             String desc = f.hasNonNull("description") ? f.get("description").asText() : null;
-            b.column(f.get("name").asText(), DataTypeJsonParser.parseDataType(f.get("type")), desc);
+            b.column(f.get("name").asText(), parseType(f.get("type")), desc);
         }
         b.partitionKeys(stringList(root.get("partitionKeys")));
         b.primaryKey(stringList(root.get("primaryKeys")));
