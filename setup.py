@@ -67,11 +67,11 @@ def headers():
 
 native = Extension(
     "paimonc._native",
-    sources=library_sources() + ["python/paimonc/_native.c"],
+    sources=library_sources() + sorted(rel(p) for p in glob.glob(os.path.join(HERE, "python", "paimonc", "*.c"))),
     include_dirs=["include", "src"] + extra_dirs("--cflags-only-I", "-I"),
     library_dirs=extra_dirs("--libs-only-L", "-L"),
     libraries=LIBRARIES,
-    depends=headers(),
+    depends=headers() + ["python/paimonc/_native.h"],
     define_macros=[("_GNU_SOURCE", None)],
     extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wno-unused-parameter"],
 )

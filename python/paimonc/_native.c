@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "paimonc/paimonc.h"
+#include "_native.h"
 
 /* ------------------------------------------------------------------ errors */
 
@@ -85,6 +86,11 @@ static PyObject *raise_code(int rc, const char *msg)
 static PyObject *raise_last(int rc)
 {
 	return raise_code(rc, paimon_error_message());
+}
+
+PyObject *pm_py_raise_last(int rc)
+{
+	return raise_last(rc);
 }
 
 /* Raises InvalidArgumentError (EINVAL class) with a formatted message. */
@@ -1374,6 +1380,8 @@ PyMODINIT_FUNC PyInit__native(void)
 		Py_DECREF(&SchemaType);
 		goto fail;
 	}
+	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0)
+		goto fail;
 	return m;
 fail:
 	Py_DECREF(m);

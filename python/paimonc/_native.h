@@ -1,0 +1,19 @@
+/*
+ * python/paimonc/_native.h - what the C files of the paimonc._native
+ * extension share. _native.c is the module (catalog, tables, schemas); each
+ * further file adds one area's functions to the module at init.
+ */
+#ifndef PAIMONC_PY_NATIVE_H
+#define PAIMONC_PY_NATIVE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* Raises the paimonc exception class for rc with paimon_error_message(); returns NULL. */
+PyObject *pm_py_raise_last(int rc);
+
+/* Area initialisers, called from PyInit__native; return 0 or -1 with an exception. */
+int pm_py_add_parquet_reader(PyObject *m); /* _pq_read.c: paimonc.parquet reading */
+int pm_py_add_parquet_writer(PyObject *m); /* _pq_write.c: paimonc.parquet writing */
+
+#endif
