@@ -10,6 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Hands a finished buffer to an API caller: on rc == 0 *out takes the text
+ * (free with paimon_free); otherwise the buffer is released. Returns rc. */
+int pm_api_buf_out(int rc, pm_buf *b, char **out)
+{
+	if (rc) {
+		pm_buf_dispose(b);
+		return rc;
+	}
+	return (*out = pm_buf_detach(b)) ? 0 : PAIMON_ENOMEM;
+}
+
 /* ----------------------------------------------------------- schema view */
 
 int pm_schema_handle_new(pm_table_schema *s, paimon_schema **out)
@@ -139,14 +150,7 @@ const char *paimon_schema_comment(const paimon_schema *s) { return s->schema->co
 int paimon_schema_to_json(const paimon_schema *s, char **out)
 {
 	pm_buf b = PM_BUF_INIT;
-	int rc = pm_schema_to_json(s->schema, &b);
-	if (rc) {
-		pm_buf_dispose(&b);
-		return rc;
-	}
-	if (!(*out = pm_buf_detach(&b)))
-		return PAIMON_ENOMEM;
-	return 0;
+	return pm_api_buf_out(pm_schema_to_json(s->schema, &b), &b, out);
 }
 
 /* Parent struct schema owning its children array. */
@@ -489,11 +493,7 @@ int paimon_type_to_sql(const char *type, char **out)
 		return rc;
 	rc = pm_type_to_string(t, &b);
 	pm_type_free(t);
-	if (rc) {
-		pm_buf_dispose(&b);
-		return rc;
-	}
-	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
+	return pm_api_buf_out(rc, &b, out);
 }
 
 int paimon_type_to_json(const char *type, char **out)
@@ -507,11 +507,7 @@ int paimon_type_to_json(const char *type, char **out)
 	pm_jw_init(&w, &b, 1);
 	pm_type_to_json(t, &w);
 	pm_type_free(t);
-	if ((rc = pm_jw_finish(&w)) != 0) {
-		pm_buf_dispose(&b);
-		return rc;
-	}
-	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
+	return pm_api_buf_out(pm_jw_finish(&w), &b, out);
 }
 
 int paimon_type_from_arrow(const struct ArrowSchema *field, char **out)
@@ -525,9 +521,5 @@ int paimon_type_from_arrow(const struct ArrowSchema *field, char **out)
 		return rc;
 	rc = pm_type_to_string(t, &b);
 	pm_type_free(t);
-	if (rc) {
-		pm_buf_dispose(&b);
-		return rc;
-	}
-	return (*out = pm_buf_detach(&b)) ? 0 : PAIMON_ENOMEM;
+	return pm_api_buf_out(rc, &b, out);
 }

@@ -106,14 +106,7 @@ const char *paimon_snapshot_delta_manifest_list(const paimon_snapshot *s) { retu
 int paimon_snapshot_to_json(const paimon_snapshot *s, char **out)
 {
 	pm_buf b = PM_BUF_INIT;
-	int rc = pm_snapshot_to_json(s->snapshot, &b);
-	if (rc) {
-		pm_buf_dispose(&b);
-		return rc;
-	}
-	if (!(*out = pm_buf_detach(&b)))
-		return PAIMON_ENOMEM;
-	return 0;
+	return pm_api_buf_out(pm_snapshot_to_json(s->snapshot, &b), &b, out);
 }
 
 void paimon_snapshot_free(paimon_snapshot *s)

@@ -14,6 +14,11 @@ int64_t pm_meta_now_millis(void);
 /* Ids of <dir>/<prefix><digits> entries, ascending; hidden names (leading '.'
  * or '_') and non-numeric suffixes are skipped; a missing dir yields 0 ids. */
 int pm_meta_list_versioned(pm_fileio *io, const char *dir, const char *prefix, int64_t **ids, size_t *count);
+/* "<table_path>/<dir>/<prefix><id>", e.g. .../schema/schema-3 (free with pm_free; NULL on OOM). */
+char *pm_meta_versioned_path(const char *table_path, const char *dir, const char *prefix, int64_t id);
+/* pm_meta_list_versioned over "<table_path>/<dir>". */
+int pm_meta_list_versioned_in(pm_fileio *io, const char *table_path, const char *dir, const char *prefix,
+			      int64_t **ids, size_t *count);
 
 /* Splits a comma-separated key list as Java's normalizeKeyList (trimmed,
  * empty parts dropped). */

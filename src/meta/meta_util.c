@@ -180,3 +180,25 @@ int pm_meta_hashmap_order(const pm_strmap *m, size_t **order)
 	return 0;
 }
 
+
+char *pm_meta_versioned_path(const char *table_path, const char *dir, const char *prefix, int64_t id)
+{
+	pm_buf b = PM_BUF_INIT;
+	if (pm_buf_printf(&b, "%s/%s/%s%lld", table_path, dir, prefix, (long long)id)) {
+		pm_buf_dispose(&b);
+		return NULL;
+	}
+	return pm_buf_detach(&b);
+}
+
+int pm_meta_list_versioned_in(pm_fileio *io, const char *table_path, const char *dir, const char *prefix,
+			      int64_t **ids, size_t *count)
+{
+	char *d = pm_path_join(table_path, dir);
+	int rc;
+	if (!d)
+		return PAIMON_ENOMEM;
+	rc = pm_meta_list_versioned(io, d, prefix, ids, count);
+	pm_free(d);
+	return rc;
+}

@@ -288,25 +288,12 @@ static char *schema_dir(const char *table_path)
 
 static char *schema_path(const char *table_path, int64_t id)
 {
-	char name[48];
-	char *dir = schema_dir(table_path), *p;
-	if (!dir)
-		return NULL;
-	snprintf(name, sizeof name, "schema-%lld", (long long)id);
-	p = pm_path_join(dir, name);
-	pm_free(dir);
-	return p;
+	return pm_meta_versioned_path(table_path, "schema", "schema-", id);
 }
 
 int pm_schema_list_ids(pm_fileio *io, const char *table_path, int64_t **ids, size_t *count)
 {
-	char *dir = schema_dir(table_path);
-	int rc;
-	if (!dir)
-		return PAIMON_ENOMEM;
-	rc = pm_meta_list_versioned(io, dir, "schema-", ids, count);
-	pm_free(dir);
-	return rc;
+	return pm_meta_list_versioned_in(io, table_path, "schema", "schema-", ids, count);
 }
 
 int pm_schema_load(pm_fileio *io, const char *table_path, int64_t id, pm_table_schema **out)

@@ -435,25 +435,12 @@ static char *snapshot_dir(const char *table_path)
 
 char *pm_snapshot_path(const char *table_path, int64_t id)
 {
-	char name[48];
-	char *dir = snapshot_dir(table_path), *p;
-	if (!dir)
-		return NULL;
-	snprintf(name, sizeof name, "snapshot-%lld", (long long)id);
-	p = pm_path_join(dir, name);
-	pm_free(dir);
-	return p;
+	return pm_meta_versioned_path(table_path, "snapshot", "snapshot-", id);
 }
 
 int pm_snapshot_list_ids(pm_fileio *io, const char *table_path, int64_t **ids, size_t *count)
 {
-	char *dir = snapshot_dir(table_path);
-	int rc;
-	if (!dir)
-		return PAIMON_ENOMEM;
-	rc = pm_meta_list_versioned(io, dir, "snapshot-", ids, count);
-	pm_free(dir);
-	return rc;
+	return pm_meta_list_versioned_in(io, table_path, "snapshot", "snapshot-", ids, count);
 }
 
 /* Reads a hint; *present = 0 when missing, empty or not a number (a hint is

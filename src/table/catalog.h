@@ -56,6 +56,8 @@ struct paimon_snapshot {
 int pm_catalog_validate_name(const char *kind, const char *name);
 /* Splits "db.table" into owned parts after validating both. */
 int pm_catalog_parse_identifier(const char *identifier, char **db, char **table);
+/* Hands a finished buffer to an API caller (see api_schema.c). */
+int pm_api_buf_out(int rc, pm_buf *b, char **out);
 /* Wraps a schema (takes ownership on success). */
 int pm_schema_handle_new(pm_table_schema *s, paimon_schema **out);
 /* Wraps a snapshot (takes ownership on success). */
