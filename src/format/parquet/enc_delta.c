@@ -462,7 +462,8 @@ static int save_last(pq_dba_dec *d, const uint8_t *v, size_t len)
 		d->last = nb;
 		d->last_cap = len;
 	}
-	memmove(d->last, v, len);
+	if (len) /* memmove's arguments must be valid pointers even for 0 bytes */
+		memmove(d->last, v, len);
 	d->last_len = len;
 	return 0;
 }
