@@ -23,6 +23,8 @@ LEAF_KINDS = ["int8", "int16", "int32", "int64", "float32", "float64", "bool", "
 NESTED_KINDS = ["list", "large_list", "map", "struct", "vector"]
 
 I64_LIM = 1 << 62
+# |timestamp| bound per unit (the Java test narrows it to years 1653..2286)
+TS_LIMITS = {"s": I64_LIM // 1000, "ms": I64_LIM, "us": I64_LIM, "ns": I64_LIM}
 
 
 def rand_leaf(rng):
@@ -146,8 +148,9 @@ def _rand_value(rng, t):
         per = {"s": 1, "ms": 1000, "us": 10 ** 6, "ns": 10 ** 9}[t.unit]
         return rng.choice([0, 86400 * per - 1, rng.randrange(86400 * per)])
     if pa.types.is_timestamp(t):
-        lim = {"s": I64_LIM // 1000, "ms": I64_LIM, "us": I64_LIM, "ns": I64_LIM}[t.unit]
-        return rng.choice([0, -1, 1, lim, -lim, rng.randint(-lim, lim), rng.randint(-10 ** 12, 10 ** 12)])
+        lim = TS_LIMITS[t.unit]
+        small = min(lim, 10 ** 12)
+        return rng.choice([0, -1, 1, lim, -lim, rng.randint(-lim, lim), rng.randint(-small, small)])
     raise AssertionError(t)
 
 
