@@ -22,6 +22,14 @@ except ImportError:
     from paimonc.parquet_write import write_table
 
 
+def decimals(unscaled):
+    """decimal128(18, 2) from int64 unscaled values (16-byte little-endian slots)."""
+    raw = np.zeros((len(unscaled), 2), dtype=np.int64)
+    raw[:, 0] = unscaled
+    raw[:, 1] = np.where(unscaled < 0, -1, 0)
+    return pa.Array.from_buffers(pa.decimal128(18, 2), len(unscaled), [None, pa.py_buffer(raw)])
+
+
 def make_table(n, seed=42):
     rng = np.random.default_rng(seed)
     words = np.array(["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"] * 4, dtype=object)
@@ -37,7 +45,7 @@ def make_table(n, seed=42):
         "cat": pa.array(words[rng.integers(0, len(words), n)], pa.string()),
         "name": pa.array(np.char.add("user-", (ids * 7919 % 1000003).astype(str)).astype(object), pa.string()),
         "ts": pa.array(1_700_000_000_000_000 + ids * 1000, pa.timestamp("us")),
-        "qty": pa.array(rng.integers(0, 10**9, n), pa.int64()).cast(pa.decimal128(18, 0)),
+        "qty": decimals(rng.integers(0, 10**12, n)),
     }
     t = pa.table(cols)
     # 10% nulls in two columns
