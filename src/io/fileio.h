@@ -32,6 +32,20 @@ typedef struct pm_file_list {
 
 void pm_file_list_dispose(pm_file_list *l);
 
+/*
+ * Streaming output (pm_fileio_open_write): bytes are appended in order; close
+ * completes the file and frees the stream, abort removes what was written
+ * (best effort) and frees it. After either call the stream is gone.
+ * The file appears at path as it is written (create or truncate, not
+ * atomic): use it for data files with unique names.
+ */
+typedef struct pm_out_stream pm_out_stream;
+struct pm_out_stream {
+	int (*append)(pm_out_stream *s, const void *data, size_t len);
+	int (*close)(pm_out_stream *s);
+	void (*abort)(pm_out_stream *s);
+};
+
 typedef struct pm_fileio_ops {
 	/* Appends the whole file to out. */
 	int (*read_all)(pm_fileio *io, const char *path, pm_buf *out);
@@ -55,6 +69,9 @@ typedef struct pm_fileio_ops {
 	/* Renames; fails with PAIMON_EEXISTS if dst exists. */
 	int (*rename_new)(pm_fileio *io, const char *src, const char *dst);
 	void (*close)(pm_fileio *io);
+	/* Optional (NULL: pm_fileio_open_write buffers the whole file and
+	 * writes it with write_overwrite at close). */
+	int (*open_write)(pm_fileio *io, const char *path, pm_out_stream **out);
 } pm_fileio_ops;
 
 struct pm_fileio {
@@ -76,6 +93,12 @@ static inline int pm_fileio_remove(pm_fileio *io, const char *p) { return io->op
 static inline int pm_fileio_remove_all(pm_fileio *io, const char *p) { return io->ops->remove_all(io, p); }
 static inline int pm_fileio_rename_new(pm_fileio *io, const char *s, const char *d) { return io->ops->rename_new(io, s, d); }
 static inline void pm_fileio_close(pm_fileio *io) { if (io) io->ops->close(io); }
+
+/* Opens path for streaming output (see pm_out_stream). */
+int pm_fileio_open_write(pm_fileio *io, const char *path, pm_out_stream **out);
+static inline int pm_out_append(pm_out_stream *s, const void *d, size_t n) { return s->append(s, d, n); }
+static inline int pm_out_close(pm_out_stream *s) { return s->close(s); }
+static inline void pm_out_abort(pm_out_stream *s) { if (s) s->abort(s); }
 
 /* Path helpers: "<a>/<b>" into a new string (free with pm_free), NULL on OOM. */
 char *pm_path_join(const char *a, const char *b);

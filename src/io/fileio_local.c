@@ -418,10 +418,69 @@ static void local_close(pm_fileio *io)
 	pm_free(io);
 }
 
+/* Streaming output: a file descriptor; appends go straight to write(2). */
+typedef struct local_out {
+	pm_out_stream base;
+	int fd;
+	char *path;
+} local_out;
+
+static int local_out_append(pm_out_stream *s, const void *data, size_t len)
+{
+	local_out *o = (local_out *)s;
+	return write_fd_all(o->fd, data, len, o->path);
+}
+
+static int local_out_close(pm_out_stream *s)
+{
+	local_out *o = (local_out *)s;
+	int rc = 0;
+	if (close(o->fd) != 0)
+		rc = os_err(errno, "cannot close", o->path);
+	pm_free(o->path);
+	pm_free(o);
+	return rc;
+}
+
+static void local_out_abort(pm_out_stream *s)
+{
+	local_out *o = (local_out *)s;
+	close(o->fd);
+	unlink(o->path);
+	pm_free(o->path);
+	pm_free(o);
+}
+
+static int local_open_write(pm_fileio *io, const char *path, pm_out_stream **out)
+{
+	local_out *o;
+	(void)io;
+	*out = NULL;
+	if (!(o = pm_calloc(1, sizeof *o)))
+		return PAIMON_ENOMEM;
+	if (!(o->path = pm_strdup(path))) {
+		pm_free(o);
+		return PAIMON_ENOMEM;
+	}
+	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (o->fd < 0) {
+		int rc = os_err(errno, "cannot create", path);
+		pm_free(o->path);
+		pm_free(o);
+		return rc;
+	}
+	o->base.append = local_out_append;
+	o->base.close = local_out_close;
+	o->base.abort = local_out_abort;
+	*out = &o->base;
+	return 0;
+}
+
 static const pm_fileio_ops local_ops = {
 	local_read_all, local_read_range, local_stat, local_write_overwrite,
 	local_write_new_atomic, local_list, local_exists, local_mkdirs,
 	local_remove, local_remove_all, local_rename_new, local_close,
+	local_open_write,
 };
 
 int pm_fileio_local_new(pm_fileio **out)

@@ -256,6 +256,16 @@ public final class PaimonInterop {
                 need(a, 3, 3, "tags W db.t");
                 cmdTags(a[1], ident(a[2]));
                 break;
+            case "parquet-dump":
+                {
+                    need(a, 3, 3, "parquet-dump FILE ROW-TYPE|@TYPE-FILE (SQL string or type JSON)");
+                    String text = a[2].startsWith("@") ? readFile(a[2].substring(1)) : a[2];
+                    DataType t = text.trim().startsWith("{")
+                            ? parseType(MAPPER.readTree(text))
+                            : parseType(MAPPER.getNodeFactory().textNode(text));
+                    ParquetDump.run(a[1], t, out);
+                    break;
+                }
             case "parse-type":
                 {
                     if (a.length < 2) {

@@ -1,0 +1,65 @@
+/*
+ * paimonc/parquet_writer.h - writing Parquet files from Arrow data.
+ *
+ * Files are laid out as Java Paimon writes its data files (parquet-java
+ * 1.16 defaults): schema "paimon_schema" with field ids, v1 data pages,
+ * dictionary with PLAIN fallback, ZSTD level 1, page CRCs, statistics,
+ * column and offset indexes. The Arrow schema is mapped to Paimon types as
+ * pypaimon maps it (timestamp[s] is written as TIMESTAMP(0) in
+ * milliseconds, timestamp[ns] as TIMESTAMP(9) in INT96, time32/time64 as
+ * TIME in milliseconds, fixed_size_binary as BYTE_ARRAY...); top-level
+ * fields get field ids 0..n-1 and nested struct fields the following ids.
+ *
+ * Options (keys and values are strings; unknown keys are an error):
+ *   "compression"          zstd (default), snappy, gzip, lz4 (LZ4_RAW), lz4_raw, none
+ *   "compression.level"    codec level (ZSTD default 1)
+ *   "page.size"            target page size in bytes (default 1 MiB; kb/mb suffix)
+ *   "page.row-limit"       max rows per page (default 20000)
+ *   "row-group.size"       target row group size (default 128 MiB)
+ *   "dictionary"           true/false (default true)
+ *   "dictionary.page.size" dictionary size that triggers PLAIN fallback (1 MiB)
+ *   "statistics"           true/false (default true): chunk statistics + column index
+ *   "page-index"           true/false (default true): column + offset indexes
+ *   "page.crc"             true/false (default true)
+ */
+#ifndef PAIMONC_PARQUET_WRITER_H
+#define PAIMONC_PARQUET_WRITER_H
+
+#include "paimonc/common.h"
+#include "paimonc/arrow_c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_parquet_writer paimon_parquet_writer;
+
+/**
+ * Creates (or truncates) the local file at path. schema must be an Arrow
+ * struct ("+s") with one child per column; it is copied. n_options pairs
+ * of keys[i] = values[i].
+ */
+PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct ArrowSchema *schema,
+	const char *const *keys, const char *const *values, size_t n_options, paimon_parquet_writer **out);
+
+/** Writes one batch: a struct array matching the schema given to open.
+ *  The batch is not released or retained. */
+PAIMON_EXTERN(int) paimon_parquet_writer_write(paimon_parquet_writer *w, const struct ArrowArray *batch);
+
+/** Finishes the file (last row group, page indexes, footer). */
+PAIMON_EXTERN(int) paimon_parquet_writer_close(paimon_parquet_writer *w);
+
+/** Frees the writer; if it was not closed successfully the file is removed. */
+PAIMON_EXTERN(void) paimon_parquet_writer_free(paimon_parquet_writer *w);
+
+/**
+ * Writes a whole stream to path: its schema, then every batch, then close.
+ * The stream is consumed but not released (the caller releases it).
+ */
+PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArrayStream *stream,
+	const char *const *keys, const char *const *values, size_t n_options);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

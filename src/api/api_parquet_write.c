@@ -1,0 +1,136 @@
+/* api/api_parquet_write.c - public Parquet writer API over format/parquet/writer.h. */
+#include "paimonc/parquet_writer.h"
+
+#include <string.h>
+
+#include "arrow/arrow_builder.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "format/parquet/writer.h"
+#include "io/fileio.h"
+
+struct paimon_parquet_writer {
+	pm_fileio *io;
+	pq_writer *w;
+	struct ArrowSchema schema; /* deep copy */
+};
+
+static int copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst, int depth)
+{
+	int64_t i;
+	int rc;
+	if (!src || !src->format || !src->release)
+		return pm_err(PAIMON_EINVAL, "invalid or released ArrowSchema");
+	if (depth > 128)
+		return pm_err(PAIMON_EINVAL, "ArrowSchema nested too deeply");
+	if (src->dictionary)
+		return pm_err(PAIMON_EUNSUPPORTED, "Parquet writer: dictionary-encoded Arrow field '%s' is not supported",
+			src->name ? src->name : "");
+	if ((rc = pm_aschema_init(dst, src->format, src->name, src->flags, src->n_children)))
+		return rc;
+	for (i = 0; i < src->n_children; i++)
+		if ((rc = copy_schema(src->children[i], dst->children[i], depth + 1)))
+			return rc;
+	return 0;
+}
+
+static int opts_from(const char *const *keys, const char *const *values, size_t n, pq_writer_opts *o)
+{
+	size_t i;
+	int rc;
+	pq_writer_opts_default(o);
+	if (n && (!keys || !values))
+		return pm_err(PAIMON_EINVAL, "Parquet writer options: NULL key or value array");
+	for (i = 0; i < n; i++)
+		if ((rc = pq_writer_opts_set(o, keys[i], values[i])))
+			return rc;
+	return 0;
+}
+
+PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct ArrowSchema *schema,
+	const char *const *keys, const char *const *values, size_t n_options, paimon_parquet_writer **out)
+{
+	paimon_parquet_writer *pw;
+	pq_writer_opts o;
+	int rc;
+	if (!out)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_open: out is NULL");
+	*out = NULL;
+	if (!path || !schema)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_open: path and schema are required");
+	if ((rc = opts_from(keys, values, n_options, &o)))
+		return rc;
+	if (!(pw = pm_calloc(1, sizeof *pw)))
+		return PAIMON_ENOMEM;
+	if ((rc = copy_schema(schema, &pw->schema, 0)) || (rc = pm_fileio_local_new(&pw->io)) ||
+	    (rc = pq_writer_open_arrow(pw->io, path, &pw->schema, &o, &pw->w))) {
+		paimon_parquet_writer_free(pw);
+		return rc;
+	}
+	*out = pw;
+	return 0;
+}
+
+PAIMON_EXTERN(int) paimon_parquet_writer_write(paimon_parquet_writer *w, const struct ArrowArray *batch)
+{
+	if (!w || !batch)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_write: NULL argument");
+	return pq_writer_write(w->w, batch, &w->schema);
+}
+
+PAIMON_EXTERN(int) paimon_parquet_writer_close(paimon_parquet_writer *w)
+{
+	if (!w)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_close: NULL writer");
+	return pq_writer_close(w->w);
+}
+
+PAIMON_EXTERN(void) paimon_parquet_writer_free(paimon_parquet_writer *w)
+{
+	if (!w)
+		return;
+	pq_writer_free(w->w);
+	if (w->schema.release)
+		w->schema.release(&w->schema);
+	pm_fileio_close(w->io);
+	pm_free(w);
+}
+
+PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArrayStream *stream,
+	const char *const *keys, const char *const *values, size_t n_options)
+{
+	struct ArrowSchema s;
+	paimon_parquet_writer *w = NULL;
+	int rc, e;
+	if (!stream || !stream->release)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_write_stream: invalid stream");
+	memset(&s, 0, sizeof s);
+	if ((e = stream->get_schema(stream, &s)) != 0) {
+		const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
+		return pm_err(PAIMON_EINVAL, "Arrow stream get_schema failed (errno %d): %s", e, m ? m : "");
+	}
+	rc = paimon_parquet_writer_open(path, &s, keys, values, n_options, &w);
+	if (s.release)
+		s.release(&s);
+	if (rc)
+		return rc;
+	for (;;) {
+		struct ArrowArray a;
+		memset(&a, 0, sizeof a);
+		if ((e = stream->get_next(stream, &a)) != 0) {
+			const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
+			rc = pm_err(PAIMON_EINVAL, "Arrow stream get_next failed (errno %d): %s", e, m ? m : "");
+			break;
+		}
+		if (!a.release)
+			break;
+		rc = paimon_parquet_writer_write(w, &a);
+		a.release(&a);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		rc = paimon_parquet_writer_close(w);
+	paimon_parquet_writer_free(w);
+	return rc;
+}
