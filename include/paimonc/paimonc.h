@@ -4,4 +4,5 @@
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
 #include "paimonc/catalog.h"
+#include "paimonc/parquet.h"
 #endif
