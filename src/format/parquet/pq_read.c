@@ -1134,8 +1134,11 @@ static int open_chunk(struct pm_pq_reader *r, pq_col *c, int rg)
 
 static int wrap_col(struct pm_pq_reader *r, pq_col *c, int rc)
 {
-	pm_err_wrap("%s: column '%s' (%s), row group %d, page %lld", r->path, c->pathstr, type_name(c->ptype), c->rg,
-		    (long long)c->page_no - 1);
+	if (c->page_no > 0)
+		pm_err_wrap("%s: column '%s' (%s), row group %d, page %lld", r->path, c->pathstr, type_name(c->ptype),
+			    c->rg, (long long)c->page_no - 1);
+	else
+		pm_err_wrap("%s: column '%s' (%s), row group %d", r->path, c->pathstr, type_name(c->ptype), c->rg);
 	return rc;
 }
 

@@ -376,8 +376,11 @@ static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool 
 		} else {
 			const char *rn = r->elem->name;
 			size_t pl = strlen(e->name);
-			bool legacy = strcmp(rn, "array") == 0 ||
-				      (strncmp(rn, e->name, pl) == 0 && strcmp(rn + pl, "_tuple") == 0);
+			/* A one-field group named "array" or "<list>_tuple" is the element
+			 * (legacy 2-level), unless its field is itself repeated. */
+			bool legacy = r->children[0]->elem->repetition != PM_PQ_REPEATED &&
+				      (strcmp(rn, "array") == 0 ||
+				       (strncmp(rn, e->name, pl) == 0 && strcmp(rn + pl, "_tuple") == 0));
 			if (legacy)
 				rc = make_list(b, p, r, r, true, rad, p->max_def_level, !required, &a);
 			else
