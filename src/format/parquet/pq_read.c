@@ -446,6 +446,9 @@ static int next_data_page(pq_col *c)
 		}
 		if (rc)
 			return rc;
+		if ((uint64_t)c->page_n * 4 > c->r->max_page)
+			return pm_err(PAIMON_ECORRUPT, "page claims %lld values, over the %zu-byte page limit",
+				      (long long)c->page_n, c->r->max_page);
 		c->values_seen += c->page_n;
 		c->page_pos = 0;
 		if (c->nested) {
