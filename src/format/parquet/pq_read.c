@@ -83,6 +83,8 @@ typedef struct pq_col {
 	uint8_t *scr;
 	size_t scr_cap;
 	uint32_t *u32;
+	uint8_t *vbytes;
+	size_t vbytes_cap;
 	pm_array_builder *tmpbin;
 
 	/* batch levels (nested) */
@@ -114,7 +116,8 @@ struct pm_pq_reader {
 	int64_t rg_rows, rg_row;
 	int64_t total_rows;
 	pm_codec_ctx *cctx;
-	int cur_col;          /* for error messages */
+	uint8_t *vscratch;    /* validity bytes for list assembly */
+	size_t vscratch_cap;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -730,6 +733,43 @@ static int col_null_slots(pq_col *c, int64_t n)
 	}
 }
 
+/* Fixed-width leaves with scattered nulls: decodes the nvals defined values
+ * densely in one call, then spreads them in place (back to front) over the
+ * nslots slots described by valid[] (one byte per slot), and appends the
+ * validity in one go. */
+static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t nvals)
+{
+	pm_array_builder *ab = c->ab;
+	size_t w = (size_t)ab->width, base;
+	uint8_t *d;
+	int64_t i, vi;
+	int rc;
+	base = ab->values.len;
+	if ((rc = col_values_only(c, nvals)))
+		return rc;
+	if (nslots > nvals && !pm_ab_values_grow(ab, (size_t)(nslots - nvals) * w))
+		return PAIMON_ENOMEM;
+	d = ab->values.data + base;
+	vi = nvals;
+	if (w == 8) {
+		uint64_t *q = (uint64_t *)(void *)d;
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
+			q[i] = valid[i] ? q[--vi] : 0;
+	} else if (w == 4) {
+		uint32_t *q = (uint32_t *)(void *)d;
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
+			q[i] = valid[i] ? q[--vi] : 0;
+	} else {
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--) {
+			if (valid[i])
+				memcpy(d + (size_t)i * w, d + (size_t)(--vi) * w, w);
+			else
+				memset(d + (size_t)i * w, 0, w);
+		}
+	}
+	return pm_bitmap_append_bytes(&ab->validity, valid, nslots);
+}
+
 /* ------------------------------------------------------------ reading rows */
 
 static int flat_rows(pq_col *c, int64_t k)
@@ -757,6 +797,21 @@ static int flat_rows(pq_col *c, int64_t k)
 			} else {
 				return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", run.value, md);
 			}
+		} else if (c->ab->kind == PM_AB_FIXED) {
+			uint8_t *vb;
+			uint32_t i, nv = 0;
+			if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, run.count)))
+				return rc;
+			vb = c->vbytes;
+			for (i = 0; i < run.count; i++) {
+				uint32_t v = run.values[i];
+				if (v > md)
+					return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", v, md);
+				vb[i] = v == md;
+				nv += vb[i];
+			}
+			if ((rc = spread_fixed(c, vb, run.count, nv)))
+				return rc;
 		} else {
 			uint32_t i = 0, j;
 			while (i < run.count) {
@@ -829,6 +884,20 @@ static int nested_levels(pq_col *c, int64_t a, int64_t e)
 	memcpy(c->bdef + c->bn, d + a, (size_t)n * sizeof(int16_t));
 	memcpy(c->brep + c->bn, c->lrep + a, (size_t)n * sizeof(int16_t));
 	c->bn += n;
+	if (c->ab->kind == PM_AB_FIXED) {
+		int64_t ns = 0, nv = 0;
+		uint8_t *vb;
+		if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)n)))
+			return rc;
+		vb = c->vbytes;
+		for (i = a; i < e; i++) {
+			if (d[i] >= rad) {
+				vb[ns] = d[i] == md;
+				nv += vb[ns++];
+			}
+		}
+		return spread_fixed(c, vb, ns, nv);
+	}
 	i = a;
 	while (i < e) {
 		int16_t v = d[i];
@@ -998,50 +1067,58 @@ static int assemble_struct(struct pm_pq_reader *r, pq_anode *a)
 
 static int assemble_list(struct pm_pq_reader *r, pq_anode *a)
 {
-	int leaf = pq_first_leaf(a), rc, cur = 1, i;
+	int leaf = pq_first_leaf(a), rc, i;
 	pq_col *c;
-	int64_t k, cnt = 0, slots = 0, total, elems = 0, s;
+	int64_t k, total, elems = 0, s, bn;
 	int32_t *off;
+	uint8_t *vb;
+	const int16_t *bd, *br;
+	int16_t arep, erep, edef, rad, ldef;
+	bool nullable = a->nullable;
 	if (leaf < 0 || r->leaf_col[leaf] < 0)
 		return pm_err(PAIMON_EINVAL, "list without a selected leaf");
 	c = &r->cols[r->leaf_col[leaf]];
-	for (k = 0; k < c->bn; k++)
-		if (REP(c, k) <= a->rep && c->bdef[k] >= a->rad)
-			slots++;
-	if (!(off = pm_ab_offsets_grow(a->ab, slots)))
+	bn = c->bn;
+	if ((rc = grow((void **)&r->vscratch, &r->vscratch_cap, (size_t)bn + 1)))
+		return rc;
+	vb = r->vscratch;
+	/* one offset per slot; at most bn slots, trimmed below */
+	if (!(off = pm_ab_offsets_grow(a->ab, bn)))
 		return PAIMON_ENOMEM;
 	total = off[-1];
 	s = -1;
-	for (k = 0; k < c->bn; k++) {
-		int16_t rp = REP(c, k), d = c->bdef[k];
-		if (rp > a->elem_rep)
-			continue;
-		if (rp > a->rep) {
+	bd = c->bdef;
+	br = c->max_rep ? c->brep : NULL;
+	arep = a->rep, erep = a->elem_rep, edef = a->elem_def, rad = a->rad, ldef = a->def;
+	for (k = 0; k < bn; k++) {
+		int16_t rp = br ? br[k] : 0, d = bd[k];
+		if (rp > arep) {
+			if (rp > erep)
+				continue;
 			if (s < 0)
 				return pm_err(PAIMON_ECORRUPT, "repetition level %d continues a list that never started", rp);
-			if (d >= a->elem_def)
+			if (d >= edef)
 				total++, elems++;
 			continue;
 		}
-		if (d < a->rad)
+		if (d < rad)
 			continue;
 		if (s >= 0)
 			off[s] = (int32_t)total;
 		s++;
-		if (d >= a->elem_def) {
+		if (d >= edef) {
 			total++, elems++;
-			rc = validity_run(&a->ab->validity, &cur, &cnt, 1);
+			vb[s] = 1;
 		} else {
-			rc = validity_run(&a->ab->validity, &cur, &cnt, !a->nullable || d >= a->def);
+			vb[s] = !nullable || d >= ldef;
 		}
-		if (rc)
-			return rc;
-		if (total > INT32_MAX)
-			return pm_err(PAIMON_EUNSUPPORTED, "list column has more than 2^31 elements in one batch");
 	}
+	if (total > INT32_MAX)
+		return pm_err(PAIMON_EUNSUPPORTED, "list column has more than 2^31 elements in one batch");
 	if (s >= 0)
 		off[s] = (int32_t)total;
-	if (cnt && (rc = pm_bitmap_append_run(&a->ab->validity, cur, cnt)))
+	a->ab->offsets.len -= (size_t)(bn - (s + 1)) * sizeof(int32_t);
+	if ((rc = pm_bitmap_append_bytes(&a->ab->validity, vb, s + 1)))
 		return rc;
 	if (a->kind == PQ_A_MAP && (rc = pm_bitmap_append_run(&a->ab->children[0]->validity, 1, elems)))
 		return rc;
@@ -1527,6 +1604,7 @@ void pm_pq_reader_free(pm_pq_reader *r)
 		pm_free(c->dd);
 		pm_free(c->scr);
 		pm_free(c->u32);
+		pm_free(c->vbytes);
 		pm_free(c->bdef);
 		pm_free(c->brep);
 	}
@@ -1544,6 +1622,7 @@ void pm_pq_reader_free(pm_pq_reader *r)
 	pm_free(r->rgs);
 	pm_free(r->ranges);
 	pm_codec_ctx_free(r->cctx);
+	pm_free(r->vscratch);
 	pm_pq_schema_free(r->s);
 	pm_pq_file_meta_free(r->fm);
 	pm_free(r->path);
