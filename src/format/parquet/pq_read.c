@@ -744,6 +744,8 @@ static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t
 	uint8_t *d;
 	int64_t i, vi;
 	int rc;
+	if (nslots <= 0)
+		return 0;
 	base = ab->values.len;
 	if ((rc = col_values_only(c, nvals)))
 		return rc;
@@ -1349,6 +1351,8 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 		kids[i] = r->tops[i]->ab;
 	r->root = pm_ab_new_struct(kids, r->n_tops);
 	pm_free(kids);
+	for (i = 0; i < (size_t)r->n_tops; i++)
+		r->tops[i]->owned = true; /* by the root, even when its creation failed */
 	if (!r->root)
 		goto fail;
 	/* columns */
@@ -1612,6 +1616,8 @@ void pm_pq_reader_free(pm_pq_reader *r)
 	pm_ab_free(r->root);
 	for (a = r->b.all; a; a = nx) {
 		nx = a->next_all;
+		if (!a->owned)
+			pm_ab_free(a->ab);
 		pm_free(a->children);
 		pm_free(a);
 	}

@@ -42,6 +42,7 @@ typedef struct pq_anode {
 	int16_t rad;                 /* ... and def >= rad */
 	int16_t elem_def, elem_rep;  /* LIST/MAP: a child entry exists when def >= elem_def */
 	bool nullable;
+	bool owned;                  /* ab belongs to a parent builder */
 	int leaf;                    /* LEAF: leaf column index in the file */
 	pq_leaf_type type;
 	struct pq_anode **children;

@@ -273,9 +273,6 @@ static int make_struct(pq_build *b, const pm_pq_schema_node *p, int16_t rad, boo
 		if (!any_selected(p->children[i], b->sel))
 			continue;
 		if ((rc = conv_node(b, p->children[i], rad, false, &ch))) {
-			int j;
-			for (j = 0; j < n; j++)
-				pm_ab_free(kids[j]);
 			pm_free(kids);
 			return rc;
 		}
@@ -283,6 +280,8 @@ static int make_struct(pq_build *b, const pm_pq_schema_node *p, int16_t rad, boo
 		a->children[n++] = ch;
 	}
 	a->n_children = n;
+	for (i = 0; i < n; i++)
+		a->children[i]->owned = true;
 	if (!(a->ab = pm_ab_new_struct(kids, n))) {
 		pm_free(kids);
 		return PAIMON_ENOMEM;
@@ -325,6 +324,7 @@ static int make_list(pq_build *b, const pm_pq_schema_node *owner, const pm_pq_sc
 		return rc;
 	if (!(a = anode_new(b, PQ_A_LIST)))
 		return PAIMON_ENOMEM;
+	el->owned = true;
 	if (!(a->ab = pm_ab_new_list(el->ab, 0)))
 		return PAIMON_ENOMEM;
 	if (!(a->children = pm_calloc(1, sizeof *a->children)))
@@ -407,6 +407,7 @@ static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool 
 		a->children[0] = k;
 		a->children[1] = v;
 		a->n_children = 2;
+		k->owned = v->owned = true;
 		if (!(a->ab = pm_ab_new_map(k->ab, v->ab, 0))) {
 			b->depth--;
 			return PAIMON_ENOMEM;
