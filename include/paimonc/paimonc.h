@@ -4,5 +4,6 @@
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
 #include "paimonc/catalog.h"
+#include "paimonc/parquet.h"
 #include "paimonc/parquet_writer.h"
 #endif

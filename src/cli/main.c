@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const cli_group cli_group_parquet; /* cmd_parquet.c */
 static const cli_group *const groups[] = {
-	&cli_group_db, &cli_group_table, &cli_group_schema, &cli_group_snapshot, &cli_group_tag,
+	&cli_group_db, &cli_group_table, &cli_group_schema, &cli_group_snapshot, &cli_group_tag, &cli_group_parquet,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 

@@ -1,0 +1,1636 @@
+/*
+ * format/parquet/pq_read.c - the Parquet reader: row groups -> column
+ * chunks -> pages -> Arrow batches.
+ *
+ * Each selected leaf column has a pq_col that walks its chunk page by page
+ * through a bounded I/O window. Top-level flat columns decode their
+ * definition levels run by run straight into the validity bitmap (a run of
+ * max_def = one bulk value decode; required columns have no levels at all).
+ * Nested leaves decode each page's levels into int16 arrays, fill the leaf
+ * array in level order (runs of defined values decoded in bulk) and keep
+ * the batch's levels, from which struct / list / map parents are then
+ * assembled (each parent from its first leaf, as Arrow does).
+ */
+#include "format/parquet/pq_read_int.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "codec/codec.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "format/parquet/encoding.h"
+
+#define LIT_CHUNK 4096
+
+typedef struct pq_col {
+	struct pm_pq_reader *r;
+	pq_anode *node;       /* the leaf node */
+	const pm_pq_schema_node *pn;
+	char *pathstr;
+	int leaf;
+	int ptype;
+	int pw;               /* physical bytes per value (fixed types) */
+	int16_t max_def, max_rep;
+	bool nested;          /* keeps batch levels for its parents */
+	pm_array_builder *ab;
+
+	/* chunk */
+	int rg;
+	int codec;
+	uint64_t cstart, cend, pos;
+	int64_t page_no;
+	int64_t chunk_values, values_seen;
+	bool seen_data;
+	pm_pq_offset_index *oi;
+
+	/* I/O window [io_off, io_off + io_len) of the file */
+	uint8_t *io;
+	size_t io_cap, io_len;
+	uint64_t io_off;
+	bool io_valid;
+	/* decompressed page */
+	uint8_t *dbuf;
+	size_t dbuf_cap;
+
+	/* dictionary */
+	bool has_dict;
+	int64_t n_dict;
+	uint8_t *dict_fixed;
+	size_t dict_fixed_cap;
+	pm_array_builder *dict_bin;
+	pq_bytes dict_bytes;
+
+	/* current data page */
+	int64_t page_n, page_pos;
+	int enc;
+	const uint8_t *vals;
+	size_t vals_len;
+	pq_rle_dec defd, repd;
+	int16_t *ldef, *lrep;
+	size_t lcap;
+	pq_plain_dec plain;
+	pq_dict_dec *dd;
+	pq_rle_dec boolrle;
+	pq_dbp_dec dbp;
+	pq_dlba_dec dlba;
+	pq_dba_dec dba;
+	bool dlba_live, dba_live;
+	pq_bss_dec bss;
+
+	/* scratch */
+	uint8_t *scr;
+	size_t scr_cap;
+	uint32_t *u32;
+	uint8_t *vbytes;
+	size_t vbytes_cap;
+	pm_array_builder *tmpbin;
+
+	/* batch levels (nested) */
+	int16_t *bdef, *brep;
+	int64_t bn, bcap;
+} pq_col;
+
+struct pm_pq_reader {
+	pm_fileio *io;
+	char *path;
+	pm_pq_file_meta *fm;
+	pm_pq_schema *s;
+	pq_build b;
+	pq_anode **tops;
+	int n_tops;
+	pm_array_builder *root;
+	pq_col *cols;
+	int n_cols;
+	int *leaf_col;        /* file leaf -> index in cols or -1 */
+	int64_t batch;
+	size_t max_page;
+	int verify_crc;
+	int *rgs;
+	size_t n_rgs, rg_i;
+	int64_t *rg_first;    /* first file row of each row group */
+	int64_t *ranges;
+	size_t n_ranges;
+	bool rg_open;
+	int64_t rg_rows, rg_row;
+	int64_t total_rows;
+	pm_codec_ctx *cctx;
+	uint8_t *vscratch;    /* validity bytes for list assembly */
+	size_t vscratch_cap;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static int grow(void **p, size_t *cap, size_t need)
+{
+	void *q;
+	size_t nc;
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap : 64;
+	while (nc < need)
+		nc = nc > SIZE_MAX / 2 ? need : nc * 2;
+	if (!(q = pm_realloc(*p, nc)))
+		return PAIMON_ENOMEM;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+static const char *type_name(int t)
+{
+	static const char *const n[] = {"BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+					"FIXED_LEN_BYTE_ARRAY"};
+	return t >= 0 && t < 8 ? n[t] : "?";
+}
+
+
+/* ------------------------------------------------------------ I/O window */
+
+/* Makes [off, off + need) available in the window, reading up to `want`
+ * bytes (bounded by the chunk end) when it has to read. */
+static int io_ensure(pq_col *c, uint64_t off, size_t need, size_t want)
+{
+	struct pm_pq_reader *r = c->r;
+	size_t n;
+	int rc;
+	if (c->io_valid && off >= c->io_off && off - c->io_off <= c->io_len &&
+	    need <= c->io_len - (size_t)(off - c->io_off))
+		return 0;
+	if (off > c->cend || need > c->cend - off)
+		return pm_err(PAIMON_ECORRUPT, "read of %zu bytes at %llu runs past the column chunk end %llu", need,
+			      (unsigned long long)off, (unsigned long long)c->cend);
+	n = want > need ? want : need;
+	if (n > c->cend - off)
+		n = (size_t)(c->cend - off);
+	if ((rc = grow((void **)&c->io, &c->io_cap, n ? n : 1)))
+		return rc;
+	c->io_valid = false;
+	if (n && (rc = pm_fileio_read_range(r->io, r->path, off, n, c->io)))
+		return rc;
+	c->io_off = off;
+	c->io_len = n;
+	c->io_valid = true;
+	return 0;
+}
+
+static const uint8_t *io_ptr(pq_col *c, uint64_t off)
+{
+	return c->io + (off - c->io_off);
+}
+
+/* ------------------------------------------------------------ pages */
+
+static int read_header(pq_col *c, pm_pq_page_header *h, size_t *hlen)
+{
+	uint64_t rem = c->cend - c->pos;
+	size_t avail, tryn = rem < 16384 ? (size_t)rem : 16384;
+	int rc;
+	for (;;) {
+		if ((rc = io_ensure(c, c->pos, tryn, PM_PQ_IO_WINDOW)))
+			return rc;
+		avail = c->io_len - (size_t)(c->pos - c->io_off);
+		if (avail > rem)
+			avail = (size_t)rem;
+		rc = pm_pq_page_header_decode(io_ptr(c, c->pos), avail, h, hlen);
+		if (rc == 0)
+			return 0;
+		if (rc != PAIMON_ECORRUPT || avail >= rem || avail >= ((size_t)1 << 26))
+			return rc;
+		tryn = avail * 4 < rem ? avail * 4 : (size_t)rem;
+	}
+}
+
+static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, const uint8_t **out)
+{
+	int rc;
+	if (c->codec == PM_CODEC_UNCOMPRESSED) {
+		if (n != want)
+			return pm_err(PAIMON_ECORRUPT, "uncompressed page holds %zu bytes, header says %zu", n, want);
+		*out = src;
+		return 0;
+	}
+	if (want > c->r->max_page)
+		return pm_err(PAIMON_ECORRUPT, "page decompresses to %zu bytes, over the %zu-byte limit", want,
+			      c->r->max_page);
+	if ((rc = grow((void **)&c->dbuf, &c->dbuf_cap, want + 8)))
+		return rc;
+	if (n == 0 && want == 0) {
+		*out = c->dbuf;
+		return 0;
+	}
+	if ((rc = pm_codec_decompress_exact(c->r->cctx, c->codec, src, n, c->dbuf, want)))
+		return rc;
+	*out = c->dbuf;
+	return 0;
+}
+
+static int load_dictionary(pq_col *c, const pm_pq_page_header *h, const uint8_t *body)
+{
+	const pm_pq_dictionary_page_header *dh = &h->dictionary_page_header;
+	const uint8_t *p;
+	size_t len = (size_t)h->uncompressed_page_size;
+	int rc;
+	if (!h->has_dictionary_page_header)
+		return pm_err(PAIMON_ECORRUPT, "dictionary page without a dictionary_page_header");
+	if (c->seen_data)
+		return pm_err(PAIMON_ECORRUPT, "dictionary page after data pages");
+	if (c->has_dict)
+		return pm_err(PAIMON_ECORRUPT, "second dictionary page in one column chunk");
+	if (dh->num_values < 0)
+		return pm_err(PAIMON_ECORRUPT, "dictionary page with negative value count %d", (int)dh->num_values);
+	if (dh->encoding != PM_PQ_ENC_PLAIN && dh->encoding != PM_PQ_ENC_PLAIN_DICTIONARY)
+		return pm_err(PAIMON_EUNSUPPORTED, "dictionary page encoding %d", (int)dh->encoding);
+	if ((rc = decompress(c, body, (size_t)h->compressed_page_size, len, &p)))
+		return rc;
+	if (c->ptype == PM_PQ_BOOLEAN)
+		return pm_err(PAIMON_ECORRUPT, "dictionary page in a BOOLEAN column");
+	if (c->ptype == PM_PQ_BYTE_ARRAY) {
+		pq_plain_dec d;
+		struct ArrowArray tmp;
+		if (!c->dict_bin && !(c->dict_bin = pm_ab_new_binary("z", 0)))
+			return PAIMON_ENOMEM;
+		if (pm_ab_length(c->dict_bin) && !pm_ab_finish(c->dict_bin, &tmp))
+			tmp.release(&tmp);
+		pq_plain_init(&d, p, len, "BYTE_ARRAY");
+		if ((uint64_t)dh->num_values > len / 4)
+			return pm_err(PAIMON_ECORRUPT, "dictionary of %d values cannot fit in %zu bytes",
+				      (int)dh->num_values, len);
+		if ((rc = pq_plain_get_binary(&d, c->dict_bin, dh->num_values)) ||
+		    (rc = pq_bytes_from_builder(c->dict_bin, &c->dict_bytes)))
+			return rc;
+	} else {
+		size_t need = (size_t)dh->num_values * (size_t)c->pw;
+		if ((uint64_t)dh->num_values > len / (size_t)c->pw)
+			return pm_err(PAIMON_ECORRUPT, "dictionary of %d values of %d bytes cannot fit in %zu bytes",
+				      (int)dh->num_values, c->pw, len);
+		if ((rc = grow((void **)&c->dict_fixed, &c->dict_fixed_cap, need + 1)))
+			return rc;
+		memcpy(c->dict_fixed, p, need);
+	}
+	c->n_dict = dh->num_values;
+	c->has_dict = true;
+	return 0;
+}
+
+static int ensure_levels(pq_col *c, int64_t n)
+{
+	size_t cap = c->lcap;
+	int rc;
+	if ((uint64_t)n <= c->lcap)
+		return 0;
+	cap = c->lcap * sizeof(int16_t);
+	if ((rc = grow((void **)&c->ldef, &cap, (size_t)n * sizeof(int16_t))))
+		return rc;
+	cap = c->lcap * sizeof(int16_t);
+	if ((rc = grow((void **)&c->lrep, &cap, (size_t)n * sizeof(int16_t))))
+		return rc;
+	c->lcap = cap / sizeof(int16_t);
+	return 0;
+}
+
+static int setup_values(pq_col *c, int enc, int64_t n)
+{
+	size_t used;
+	int rc;
+	c->enc = enc;
+	switch (enc) {
+	case PM_PQ_ENC_PLAIN:
+		pq_plain_init(&c->plain, c->vals, c->vals_len, type_name(c->ptype));
+		return 0;
+	case PM_PQ_ENC_PLAIN_DICTIONARY:
+	case PM_PQ_ENC_RLE_DICTIONARY:
+		if (!c->has_dict)
+			return pm_err(PAIMON_ECORRUPT, "dictionary-encoded data page but the chunk has no dictionary page");
+		if (!c->dd && !(c->dd = pm_malloc(sizeof *c->dd)))
+			return PAIMON_ENOMEM;
+		if (n == 0 && c->vals_len == 0)
+			return 0;
+		return pq_dictdec_init(c->dd, c->vals, c->vals_len, c->n_dict);
+	case PM_PQ_ENC_RLE:
+		if (c->ptype != PM_PQ_BOOLEAN)
+			return pm_err(PAIMON_EUNSUPPORTED, "RLE value encoding for a %s column", type_name(c->ptype));
+		if (c->vals_len == 0)
+			return pq_rle_init(&c->boolrle, c->vals, 0, 1, "RLE booleans");
+		return pq_rle_init_prefixed(&c->boolrle, c->vals, c->vals_len, 1, "RLE booleans", &used);
+	case PM_PQ_ENC_DELTA_BINARY_PACKED:
+		if (c->ptype != PM_PQ_INT32 && c->ptype != PM_PQ_INT64)
+			return pm_err(PAIMON_ECORRUPT, "DELTA_BINARY_PACKED for a %s column", type_name(c->ptype));
+		if (c->vals_len == 0)
+			return pq_dbp_init(&c->dbp, c->vals, 0, c->ptype == PM_PQ_INT32 ? 32 : 64, n) ? 0 : 0;
+		return pq_dbp_init(&c->dbp, c->vals, c->vals_len, c->ptype == PM_PQ_INT32 ? 32 : 64, n);
+	case PM_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+		if (c->ptype != PM_PQ_BYTE_ARRAY)
+			return pm_err(PAIMON_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY for a %s column", type_name(c->ptype));
+		if (c->dlba_live)
+			pq_dlba_dispose(&c->dlba);
+		c->dlba_live = false;
+		if ((rc = pq_dlba_init(&c->dlba, c->vals, c->vals_len, n)))
+			return rc;
+		c->dlba_live = true;
+		return 0;
+	case PM_PQ_ENC_DELTA_BYTE_ARRAY:
+		if (c->ptype != PM_PQ_BYTE_ARRAY && c->ptype != PM_PQ_FIXED_LEN_BYTE_ARRAY)
+			return pm_err(PAIMON_ECORRUPT, "DELTA_BYTE_ARRAY for a %s column", type_name(c->ptype));
+		if (c->dba_live)
+			pq_dba_dispose(&c->dba);
+		c->dba_live = false;
+		if ((rc = pq_dba_init(&c->dba, c->vals, c->vals_len, n)))
+			return rc;
+		c->dba_live = true;
+		return 0;
+	case PM_PQ_ENC_BYTE_STREAM_SPLIT:
+		if (c->ptype == PM_PQ_BOOLEAN || c->ptype == PM_PQ_BYTE_ARRAY)
+			return pm_err(PAIMON_ECORRUPT, "BYTE_STREAM_SPLIT for a %s column", type_name(c->ptype));
+		return pq_bss_init(&c->bss, c->vals, c->vals_len, c->pw, (int64_t)(c->vals_len / (size_t)c->pw));
+	default:
+		return pm_err(PAIMON_EUNSUPPORTED, "value encoding %d", enc);
+	}
+}
+
+/* Reads pages until a data page is set up: 0, or 1 at the end of the chunk. */
+static int next_data_page(pq_col *c)
+{
+	pm_pq_page_header h;
+	size_t hlen, csize;
+	const uint8_t *body;
+	int rc;
+	for (;;) {
+		if (c->pos >= c->cend || (c->seen_data && c->values_seen >= c->chunk_values))
+			return 1;
+		c->page_no++;
+		if ((rc = read_header(c, &h, &hlen)))
+			return rc;
+		if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0)
+			return pm_err(PAIMON_ECORRUPT, "negative page size in page header");
+		csize = (size_t)h.compressed_page_size;
+		if (csize > c->cend - c->pos - hlen)
+			return pm_err(PAIMON_ECORRUPT, "page of %zu bytes runs past the column chunk end", csize);
+		c->pos += hlen;
+		if (h.type != PM_PQ_DICTIONARY_PAGE && h.type != PM_PQ_DATA_PAGE && h.type != PM_PQ_DATA_PAGE_V2) {
+			c->pos += csize;
+			continue;
+		}
+		if ((rc = io_ensure(c, c->pos, csize, PM_PQ_IO_WINDOW)))
+			return rc;
+		body = io_ptr(c, c->pos);
+		c->pos += csize;
+		if (c->r->verify_crc && h.has_crc) {
+			uint32_t crc = (uint32_t)crc32(0L, body, (uInt)csize);
+			if (crc != (uint32_t)h.crc)
+				return pm_err(PAIMON_ECORRUPT, "page CRC mismatch (stored %08x, computed %08x)",
+					      (unsigned)h.crc, (unsigned)crc);
+		}
+		if (h.type == PM_PQ_DICTIONARY_PAGE) {
+			if ((rc = load_dictionary(c, &h, body)))
+				return rc;
+			continue;
+		}
+		c->seen_data = true;
+		if (h.type == PM_PQ_DATA_PAGE) {
+			const pm_pq_data_page_header *dp = &h.data_page_header;
+			const uint8_t *p;
+			size_t len = (size_t)h.uncompressed_page_size, used;
+			if (!h.has_data_page_header)
+				return pm_err(PAIMON_ECORRUPT, "data page without a data_page_header");
+			if (dp->num_values < 0)
+				return pm_err(PAIMON_ECORRUPT, "data page with negative value count %d", (int)dp->num_values);
+			if ((rc = decompress(c, body, csize, len, &p)))
+				return rc;
+			c->page_n = dp->num_values;
+			if (c->max_rep > 0) {
+				if ((rc = pq_rle_init_prefixed(&c->repd, p, len, pq_bit_width((uint64_t)c->max_rep),
+							       "repetition levels", &used)))
+					return rc;
+				p += used, len -= used;
+			}
+			if (c->max_def > 0) {
+				if ((rc = pq_rle_init_prefixed(&c->defd, p, len, pq_bit_width((uint64_t)c->max_def),
+							       "definition levels", &used)))
+					return rc;
+				p += used, len -= used;
+			}
+			c->vals = p;
+			c->vals_len = len;
+			rc = setup_values(c, dp->encoding, c->page_n);
+		} else {
+			const pm_pq_data_page_header_v2 *dp = &h.data_page_header_v2;
+			size_t rl, dl;
+			if (!h.has_data_page_header_v2)
+				return pm_err(PAIMON_ECORRUPT, "data page v2 without a data_page_header_v2");
+			if (dp->num_values < 0 || dp->repetition_levels_byte_length < 0 ||
+			    dp->definition_levels_byte_length < 0 || dp->num_nulls < 0 || dp->num_rows < 0)
+				return pm_err(PAIMON_ECORRUPT, "data page v2 with negative counts");
+			rl = (size_t)dp->repetition_levels_byte_length;
+			dl = (size_t)dp->definition_levels_byte_length;
+			if (rl > csize || dl > csize - rl || rl + dl > (size_t)h.uncompressed_page_size)
+				return pm_err(PAIMON_ECORRUPT, "data page v2 level lengths %zu + %zu exceed the page", rl, dl);
+			c->page_n = dp->num_values;
+			if (c->max_rep > 0 && (rc = pq_rle_init(&c->repd, body, rl, pq_bit_width((uint64_t)c->max_rep),
+								 "repetition levels")))
+				return rc;
+			if (c->max_def > 0 && (rc = pq_rle_init(&c->defd, body + rl, dl,
+								 pq_bit_width((uint64_t)c->max_def), "definition levels")))
+				return rc;
+			{
+				const uint8_t *vp = body + rl + dl;
+				size_t vn = csize - rl - dl, want = (size_t)h.uncompressed_page_size - rl - dl;
+				if (dp->is_compressed && vn > 0 && c->codec != PM_CODEC_UNCOMPRESSED) {
+					if ((rc = decompress(c, vp, vn, want, &c->vals)))
+						return rc;
+					c->vals_len = want;
+				} else {
+					c->vals = vp;
+					c->vals_len = vn;
+				}
+			}
+			rc = setup_values(c, dp->encoding, c->page_n);
+		}
+		if (rc)
+			return rc;
+		if ((uint64_t)c->page_n * 4 > c->r->max_page)
+			return pm_err(PAIMON_ECORRUPT, "page claims %lld values, over the %zu-byte page limit",
+				      (long long)c->page_n, c->r->max_page);
+		c->values_seen += c->page_n;
+		c->page_pos = 0;
+		if (c->nested) {
+			if ((rc = ensure_levels(c, c->page_n)))
+				return rc;
+			if (c->max_rep > 0) {
+				if ((rc = pq_rle_get_levels(&c->repd, c->lrep, c->page_n, (uint32_t)c->max_rep)))
+					return rc;
+			} else if (c->page_n) {
+				memset(c->lrep, 0, (size_t)c->page_n * sizeof(int16_t));
+			}
+			if (c->max_def > 0) {
+				if ((rc = pq_rle_get_levels(&c->defd, c->ldef, c->page_n, (uint32_t)c->max_def)))
+					return rc;
+			} else if (c->page_n) {
+				memset(c->ldef, 0, (size_t)c->page_n * sizeof(int16_t));
+			}
+		}
+		return 0;
+	}
+}
+
+/* ------------------------------------------------------------ values */
+
+static int scratch(pq_col *c, size_t n, uint8_t **out)
+{
+	int rc = grow((void **)&c->scr, &c->scr_cap, n + 16);
+	*out = c->scr;
+	return rc;
+}
+
+/* n physical fixed-width values into dst. */
+static int vals_fixed_phys(pq_col *c, void *dst, int64_t n)
+{
+	switch (c->enc) {
+	case PM_PQ_ENC_PLAIN:
+		return pq_plain_get_fixed(&c->plain, c->pw, dst, n);
+	case PM_PQ_ENC_PLAIN_DICTIONARY:
+	case PM_PQ_ENC_RLE_DICTIONARY:
+		return pq_dictdec_fixed(c->dd, c->dict_fixed, c->pw, dst, n);
+	case PM_PQ_ENC_DELTA_BINARY_PACKED:
+		return c->ptype == PM_PQ_INT32 ? pq_dbp_get32(&c->dbp, dst, n) : pq_dbp_get64(&c->dbp, dst, n);
+	case PM_PQ_ENC_BYTE_STREAM_SPLIT:
+		return pq_bss_get(&c->bss, dst, n);
+	case PM_PQ_ENC_DELTA_BYTE_ARRAY:
+		return pq_dba_get_fixed(&c->dba, c->pw, dst, n);
+	default:
+		return pm_err(PAIMON_EUNSUPPORTED, "encoding %d for a %s column", c->enc, type_name(c->ptype));
+	}
+}
+
+static int vals_binary(pq_col *c, pm_array_builder *ab, int64_t n)
+{
+	switch (c->enc) {
+	case PM_PQ_ENC_PLAIN:
+		return pq_plain_get_binary(&c->plain, ab, n);
+	case PM_PQ_ENC_PLAIN_DICTIONARY:
+	case PM_PQ_ENC_RLE_DICTIONARY:
+		return pq_dictdec_binary(c->dd, &c->dict_bytes, ab, n);
+	case PM_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
+		return pq_dlba_get(&c->dlba, ab, n);
+	case PM_PQ_ENC_DELTA_BYTE_ARRAY:
+		return pq_dba_get(&c->dba, ab, n);
+	default:
+		return pm_err(PAIMON_EUNSUPPORTED, "encoding %d for a BYTE_ARRAY column", c->enc);
+	}
+}
+
+/* Appends n zero bits to a bool builder's values; returns the first bit. */
+static int bool_grow(pm_array_builder *ab, int64_t n, int64_t *base)
+{
+	size_t need = (size_t)((ab->nbits + n + 7) >> 3);
+	*base = ab->nbits;
+	if (need > ab->values.len) {
+		size_t old = ab->values.len;
+		if (!pm_abuf_grow(&ab->values, need - old))
+			return PAIMON_ENOMEM;
+		memset(ab->values.data + old, 0, need - old);
+	}
+	pm_bits_set_range(ab->values.data, ab->nbits, n, 0);
+	ab->nbits += n;
+	return 0;
+}
+
+static void sign_extend_le(uint8_t *out, int w, int64_t v)
+{
+	uint8_t fill = v < 0 ? 0xff : 0;
+	int k;
+	for (k = 0; k < 8; k++)
+		out[k] = (uint8_t)((uint64_t)v >> (8 * k));
+	memset(out + 8, fill, (size_t)w - 8);
+}
+
+static int be_to_le(uint8_t *out, int w, const uint8_t *in, size_t n)
+{
+	size_t k, skip = 0;
+	uint8_t fill;
+	if (n == 0) {
+		memset(out, 0, (size_t)w);
+		return 0;
+	}
+	fill = (in[0] & 0x80) ? 0xff : 0;
+	if (n > (size_t)w) {
+		/* Leading bytes must be pure sign extension. */
+		skip = n - (size_t)w;
+		for (k = 0; k < skip; k++)
+			if (in[k] != fill)
+				return pm_err(PAIMON_ECORRUPT, "decimal value of %zu bytes does not fit %d bytes", n, w);
+		in += skip;
+		n -= skip;
+	}
+	for (k = 0; k < n; k++)
+		out[k] = in[n - 1 - k];
+	memset(out + n, fill, (size_t)w - n);
+	return 0;
+}
+
+static int col_values_only(pq_col *c, int64_t n);
+
+/* Appends n valid values (validity + values) to the leaf builder. The
+ * byte-array decoders append the validity themselves. */
+static int col_values(pq_col *c, int64_t n)
+{
+	int rc;
+	if (n <= 0)
+		return 0;
+	if (c->node->type.kind == PQ_K_BINARY)
+		return vals_binary(c, c->ab, n);
+	if ((rc = pm_bitmap_append_run(&c->ab->validity, 1, n)))
+		return rc;
+	return col_values_only(c, n);
+}
+
+/* Appends n dense (non-null) values to the leaf builder's value buffers. */
+static int col_values_only(pq_col *c, int64_t n)
+{
+	pm_array_builder *ab = c->ab;
+	const pq_leaf_type *t = &c->node->type;
+	uint8_t *dst, *src;
+	int64_t i;
+	int rc;
+	if (n <= 0)
+		return 0;
+	if (t->kind == PQ_K_BOOL) {
+		int64_t base;
+		if ((rc = bool_grow(ab, n, &base)))
+			return rc;
+		if (c->enc == PM_PQ_ENC_PLAIN)
+			return pq_plain_get_bool_bits(&c->plain, ab->values.data, base, n);
+		if (c->enc == PM_PQ_ENC_RLE) {
+			while (n > 0) {
+				int64_t m = n < LIT_CHUNK ? n : LIT_CHUNK;
+				if ((rc = pq_rle_get(&c->boolrle, c->u32, m)))
+					return rc;
+				for (i = 0; i < m; i++)
+					if (c->u32[i])
+						ab->values.data[(base + i) >> 3] |= (uint8_t)(1u << ((base + i) & 7));
+				base += m;
+				n -= m;
+			}
+			return 0;
+		}
+		return pm_err(PAIMON_EUNSUPPORTED, "encoding %d for a BOOLEAN column", c->enc);
+	}
+	if (t->kind == PQ_K_BINARY)
+		return vals_binary(c, ab, n);
+	if ((uint64_t)n > SIZE_MAX / 64)
+		return pm_err_nomem(SIZE_MAX);
+	if (t->conv == PQ_CV_DEC_BA) {
+		struct ArrowArray tmp;
+		const int32_t *off;
+		if (!c->tmpbin && !(c->tmpbin = pm_ab_new_binary("z", 0)))
+			return PAIMON_ENOMEM;
+		if ((rc = vals_binary(c, c->tmpbin, n)))
+			return rc;
+		if (!(dst = pm_ab_values_grow(ab, (size_t)n * (size_t)t->width)))
+			return PAIMON_ENOMEM;
+		off = (const int32_t *)(const void *)c->tmpbin->offsets.data;
+		for (i = 0; i < n; i++)
+			if ((rc = be_to_le(dst + i * t->width, t->width, c->tmpbin->values.data + off[i],
+					   (size_t)(off[i + 1] - off[i]))))
+				return rc;
+		/* reset the scratch builder */
+		if (!pm_ab_finish(c->tmpbin, &tmp))
+			tmp.release(&tmp);
+		return 0;
+	}
+	if (t->conv == PQ_CV_COPY) {
+		if (!(dst = pm_ab_values_grow(ab, (size_t)n * (size_t)t->width)))
+			return PAIMON_ENOMEM;
+		return vals_fixed_phys(c, dst, n);
+	}
+	if ((rc = scratch(c, (size_t)n * (size_t)c->pw, &src)))
+		return rc;
+	if ((rc = vals_fixed_phys(c, src, n)))
+		return rc;
+	if (!(dst = pm_ab_values_grow(ab, (size_t)n * (size_t)t->width)))
+		return PAIMON_ENOMEM;
+	switch (t->conv) {
+	case PQ_CV_I32_I8:
+		for (i = 0; i < n; i++) {
+			int32_t v;
+			memcpy(&v, src + 4 * i, 4);
+			dst[i] = (uint8_t)v;
+		}
+		break;
+	case PQ_CV_I32_I16:
+		for (i = 0; i < n; i++) {
+			int32_t v;
+			int16_t s;
+			memcpy(&v, src + 4 * i, 4);
+			s = (int16_t)v;
+			memcpy(dst + 2 * i, &s, 2);
+		}
+		break;
+	case PQ_CV_INT96:
+		for (i = 0; i < n; i++) {
+			uint64_t nanos, ns;
+			int32_t jd;
+			memcpy(&nanos, src + 12 * i, 8);
+			memcpy(&jd, src + 12 * i + 8, 4);
+			ns = (uint64_t)((int64_t)jd - 2440588) * UINT64_C(86400000000000) + nanos;
+			memcpy(dst + 8 * i, &ns, 8);
+		}
+		break;
+	case PQ_CV_DEC_I32:
+		for (i = 0; i < n; i++) {
+			int32_t v;
+			memcpy(&v, src + 4 * i, 4);
+			sign_extend_le(dst + i * t->width, t->width, v);
+		}
+		break;
+	case PQ_CV_DEC_I64:
+		for (i = 0; i < n; i++) {
+			int64_t v;
+			memcpy(&v, src + 8 * i, 8);
+			sign_extend_le(dst + i * t->width, t->width, v);
+		}
+		break;
+	case PQ_CV_DEC_FLBA:
+		for (i = 0; i < n; i++)
+			if ((rc = be_to_le(dst + i * t->width, t->width, src + (size_t)i * (size_t)c->pw, (size_t)c->pw)))
+				return rc;
+		break;
+	default:
+		return pm_err(PAIMON_EINVAL, "bad conversion %d", t->conv);
+	}
+	return 0;
+}
+
+/* Appends n null slots (value buffers only). */
+static int col_null_slots(pq_col *c, int64_t n)
+{
+	pm_array_builder *ab = c->ab;
+	int64_t i, base;
+	if (n <= 0)
+		return 0;
+	switch (ab->kind) {
+	case PM_AB_BOOL:
+		return bool_grow(ab, n, &base);
+	case PM_AB_BINARY: {
+		int32_t *o = pm_ab_offsets_grow(ab, n);
+		if (!o)
+			return PAIMON_ENOMEM;
+		for (i = 0; i < n; i++)
+			o[i] = o[-1];
+		return 0;
+	}
+	default: {
+		uint8_t *p;
+		size_t sz = (size_t)n * (size_t)ab->width;
+		if (!sz)
+			return 0;
+		if (!(p = pm_ab_values_grow(ab, sz)))
+			return PAIMON_ENOMEM;
+		memset(p, 0, sz);
+		return 0;
+	}
+	}
+}
+
+/* Fixed-width leaves with scattered nulls: decodes the nvals defined values
+ * densely in one call, then spreads them in place (back to front) over the
+ * nslots slots described by valid[] (one byte per slot), and appends the
+ * validity in one go. */
+static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t nvals)
+{
+	pm_array_builder *ab = c->ab;
+	size_t w = (size_t)ab->width, base;
+	uint8_t *d;
+	int64_t i, vi;
+	int rc;
+	if (nslots <= 0)
+		return 0;
+	base = ab->values.len;
+	if ((rc = col_values_only(c, nvals)))
+		return rc;
+	if (nslots > nvals && !pm_ab_values_grow(ab, (size_t)(nslots - nvals) * w))
+		return PAIMON_ENOMEM;
+	d = ab->values.data + base;
+	vi = nvals;
+	if (w == 8) {
+		uint64_t *q = (uint64_t *)(void *)d;
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
+			q[i] = valid[i] ? q[--vi] : 0;
+	} else if (w == 4) {
+		uint32_t *q = (uint32_t *)(void *)d;
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
+			q[i] = valid[i] ? q[--vi] : 0;
+	} else {
+		for (i = nslots - 1; i >= 0 && vi < i + 1; i--) {
+			if (valid[i])
+				memcpy(d + (size_t)i * w, d + (size_t)(--vi) * w, w);
+			else
+				memset(d + (size_t)i * w, 0, w);
+		}
+	}
+	return pm_bitmap_append_bytes(&ab->validity, valid, nslots);
+}
+
+/* ------------------------------------------------------------ reading rows */
+
+static int flat_rows(pq_col *c, int64_t k)
+{
+	pm_bitmap_builder *bb = &c->ab->validity;
+	uint32_t md = (uint32_t)c->max_def;
+	int rc;
+	if (c->max_def == 0) {
+		return col_values(c, k);
+	}
+	while (k > 0) {
+		pq_run run;
+		uint32_t max_n = k < LIT_CHUNK ? (uint32_t)k : LIT_CHUNK;
+		if ((rc = pq_rle_next_run(&c->defd, max_n, c->u32, &run)))
+			return rc;
+		if (run.count == 0)
+			return pm_err(PAIMON_ECORRUPT, "definition levels: empty run");
+		if (!run.values) {
+			if (run.value == md) {
+				if ((rc = col_values(c, run.count)))
+					return rc;
+			} else if (run.value < md) {
+				if ((rc = pm_bitmap_append_run(bb, 0, run.count)) || (rc = col_null_slots(c, run.count)))
+					return rc;
+			} else {
+				return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", run.value, md);
+			}
+		} else if (c->ab->kind == PM_AB_FIXED) {
+			uint8_t *vb;
+			uint32_t i, nv = 0;
+			if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, run.count)))
+				return rc;
+			vb = c->vbytes;
+			for (i = 0; i < run.count; i++) {
+				uint32_t v = run.values[i];
+				if (v > md)
+					return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", v, md);
+				vb[i] = v == md;
+				nv += vb[i];
+			}
+			if ((rc = spread_fixed(c, vb, run.count, nv)))
+				return rc;
+		} else {
+			uint32_t i = 0, j;
+			while (i < run.count) {
+				uint32_t v = run.values[i];
+				if (v > md)
+					return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", v, md);
+				j = i + 1;
+				if (v == md) {
+					while (j < run.count && run.values[j] == md)
+						j++;
+					if ((rc = col_values(c, j - i)))
+						return rc;
+				} else {
+					while (j < run.count && run.values[j] < md)
+						j++;
+					if ((rc = pm_bitmap_append_run(bb, 0, j - i)) || (rc = col_null_slots(c, j - i)))
+						return rc;
+				}
+				i = j;
+			}
+		}
+		k -= run.count;
+	}
+	return 0;
+}
+
+static int read_flat(pq_col *c, int64_t n)
+{
+	int rc;
+	while (n > 0) {
+		int64_t k;
+		if (c->page_pos == c->page_n) {
+			rc = next_data_page(c);
+			if (rc == 1)
+				return pm_err(PAIMON_ECORRUPT, "column chunk ends %lld rows early", (long long)n);
+			if (rc)
+				return rc;
+			continue;
+		}
+		k = c->page_n - c->page_pos;
+		if (k > n)
+			k = n;
+		if ((rc = flat_rows(c, k)))
+			return rc;
+		c->page_pos += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Levels [a, e) of the current page into the leaf and the batch levels. */
+static int nested_levels(pq_col *c, int64_t a, int64_t e)
+{
+	pm_bitmap_builder *bb = &c->ab->validity;
+	const int16_t *d = c->ldef;
+	int16_t md = c->max_def, rad = c->node->rad;
+	int64_t i, j, n = e - a;
+	int rc;
+	if (n <= 0)
+		return 0;
+	if (c->bn + n > c->bcap) {
+		size_t cap = (size_t)c->bcap * sizeof(int16_t), cap2 = cap;
+		int64_t want = c->bn + n;
+		if ((rc = grow((void **)&c->bdef, &cap, (size_t)want * sizeof(int16_t))))
+			return rc;
+		if ((rc = grow((void **)&c->brep, &cap2, (size_t)want * sizeof(int16_t))))
+			return rc;
+		c->bcap = (int64_t)((cap < cap2 ? cap : cap2) / sizeof(int16_t));
+	}
+	memcpy(c->bdef + c->bn, d + a, (size_t)n * sizeof(int16_t));
+	memcpy(c->brep + c->bn, c->lrep + a, (size_t)n * sizeof(int16_t));
+	c->bn += n;
+	if (c->ab->kind == PM_AB_FIXED) {
+		int64_t ns = 0, nv = 0;
+		uint8_t *vb;
+		if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)n)))
+			return rc;
+		vb = c->vbytes;
+		for (i = a; i < e; i++) {
+			if (d[i] >= rad) {
+				vb[ns] = d[i] == md;
+				nv += vb[ns++];
+			}
+		}
+		return spread_fixed(c, vb, ns, nv);
+	}
+	i = a;
+	while (i < e) {
+		int16_t v = d[i];
+		j = i + 1;
+		if (v == md) {
+			while (j < e && d[j] == md)
+				j++;
+			if ((rc = col_values(c, j - i)))
+				return rc;
+		} else if (v >= rad) {
+			while (j < e && d[j] >= rad && d[j] < md)
+				j++;
+			if ((rc = pm_bitmap_append_run(bb, 0, j - i)) || (rc = col_null_slots(c, j - i)))
+				return rc;
+		} else {
+			while (j < e && d[j] < rad)
+				j++;
+		}
+		i = j;
+	}
+	return 0;
+}
+
+static int read_nested(pq_col *c, int64_t nrec)
+{
+	int64_t done = 0;
+	int rc;
+	for (;;) {
+		int64_t i, e;
+		if (c->page_pos == c->page_n) {
+			if (done == nrec && c->max_rep == 0)
+				return 0;
+			rc = next_data_page(c);
+			if (rc == 1) {
+				if (done == nrec)
+					return 0;
+				return pm_err(PAIMON_ECORRUPT, "column chunk ends %lld rows early", (long long)(nrec - done));
+			}
+			if (rc)
+				return rc;
+			if (c->max_rep > 0 && c->page_n > 0) {
+				if (done == nrec && c->lrep[0] == 0)
+					return 0;
+				if (done == 0 && c->lrep[0] != 0)
+					return pm_err(PAIMON_ECORRUPT, "first repetition level of a record is %d, not 0",
+						      c->lrep[0]);
+			}
+			continue;
+		}
+		i = c->page_pos;
+		e = i;
+		if (c->max_rep == 0) {
+			int64_t take = c->page_n - i;
+			if (take > nrec - done)
+				take = nrec - done;
+			e = i + take;
+			done += take;
+		} else {
+			const int16_t *rp = c->lrep;
+			while (e < c->page_n) {
+				if (rp[e] == 0) {
+					if (done == nrec)
+						break;
+					done++;
+				}
+				e++;
+			}
+		}
+		if ((rc = nested_levels(c, i, e)))
+			return rc;
+		c->page_pos = e;
+		if (e < c->page_n)
+			return 0;
+		if (c->max_rep == 0 && done == nrec)
+			return 0;
+	}
+}
+
+static int col_read(pq_col *c, int64_t n)
+{
+	return c->nested ? read_nested(c, n) : read_flat(c, n);
+}
+
+static void reset_ab(pm_array_builder *ab);
+
+static void col_discard(pq_col *c)
+{
+	reset_ab(c->ab);
+	c->bn = 0;
+}
+
+static int col_skip(pq_col *c, int64_t k)
+{
+	struct pm_pq_reader *r = c->r;
+	int rc;
+	while (k > 0) {
+		int64_t m;
+		if (c->page_pos == c->page_n && c->oi && c->pos < c->cend) {
+			size_t j;
+			bool skipped = false;
+			for (j = 0; j < c->oi->n_page_locations; j++) {
+				const pm_pq_page_location *l = &c->oi->page_locations[j];
+				if ((uint64_t)l->offset == c->pos) {
+					int64_t end = j + 1 < c->oi->n_page_locations ? l[1].first_row_index : r->rg_rows;
+					int64_t rows = end - l->first_row_index;
+					if (rows > 0 && rows <= k && l->compressed_page_size > 0 &&
+					    (uint64_t)l->compressed_page_size <= c->cend - c->pos) {
+						c->pos += (uint64_t)l->compressed_page_size;
+						c->seen_data = true;
+						k -= rows;
+						skipped = true;
+					}
+					break;
+				}
+			}
+			if (skipped)
+				continue;
+		}
+		m = k < r->batch ? k : r->batch;
+		if ((rc = col_read(c, m)))
+			return rc;
+		col_discard(c);
+		k -= m;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ assembly */
+
+#define REP(c, i) ((c)->max_rep ? (c)->brep[i] : 0)
+
+static int assemble(struct pm_pq_reader *r, pq_anode *a);
+
+static int validity_run(pm_bitmap_builder *bb, int *cur, int64_t *cnt, int v)
+{
+	int rc = 0;
+	if (*cnt && *cur != v) {
+		rc = pm_bitmap_append_run(bb, *cur, *cnt);
+		*cnt = 0;
+	}
+	*cur = v;
+	(*cnt)++;
+	return rc;
+}
+
+static int assemble_struct(struct pm_pq_reader *r, pq_anode *a)
+{
+	int leaf = pq_first_leaf(a), rc, cur = 1, i;
+	pq_col *c;
+	int64_t k, cnt = 0;
+	if (leaf < 0 || r->leaf_col[leaf] < 0)
+		return pm_err(PAIMON_EINVAL, "struct without a selected leaf");
+	c = &r->cols[r->leaf_col[leaf]];
+	for (k = 0; k < c->bn; k++) {
+		if (REP(c, k) > a->rep || c->bdef[k] < a->rad)
+			continue;
+		if ((rc = validity_run(&a->ab->validity, &cur, &cnt, !a->nullable || c->bdef[k] >= a->def)))
+			return rc;
+	}
+	if (cnt && (rc = pm_bitmap_append_run(&a->ab->validity, cur, cnt)))
+		return rc;
+	for (i = 0; i < a->n_children; i++)
+		if ((rc = assemble(r, a->children[i])))
+			return rc;
+	return 0;
+}
+
+static int assemble_list(struct pm_pq_reader *r, pq_anode *a)
+{
+	int leaf = pq_first_leaf(a), rc, i;
+	pq_col *c;
+	int64_t k, total, elems = 0, s, bn;
+	int32_t *off;
+	uint8_t *vb;
+	const int16_t *bd, *br;
+	int16_t arep, erep, edef, rad, ldef;
+	bool nullable = a->nullable;
+	if (leaf < 0 || r->leaf_col[leaf] < 0)
+		return pm_err(PAIMON_EINVAL, "list without a selected leaf");
+	c = &r->cols[r->leaf_col[leaf]];
+	bn = c->bn;
+	if ((rc = grow((void **)&r->vscratch, &r->vscratch_cap, (size_t)bn + 1)))
+		return rc;
+	vb = r->vscratch;
+	/* one offset per slot; at most bn slots, trimmed below */
+	if (!(off = pm_ab_offsets_grow(a->ab, bn)))
+		return PAIMON_ENOMEM;
+	total = off[-1];
+	s = -1;
+	bd = c->bdef;
+	br = c->max_rep ? c->brep : NULL;
+	arep = a->rep, erep = a->elem_rep, edef = a->elem_def, rad = a->rad, ldef = a->def;
+	for (k = 0; k < bn; k++) {
+		int16_t rp = br ? br[k] : 0, d = bd[k];
+		if (rp > arep) {
+			if (rp > erep)
+				continue;
+			if (s < 0)
+				return pm_err(PAIMON_ECORRUPT, "repetition level %d continues a list that never started", rp);
+			if (d >= edef)
+				total++, elems++;
+			continue;
+		}
+		if (d < rad)
+			continue;
+		if (s >= 0)
+			off[s] = (int32_t)total;
+		s++;
+		if (d >= edef) {
+			total++, elems++;
+			vb[s] = 1;
+		} else {
+			vb[s] = !nullable || d >= ldef;
+		}
+	}
+	if (total > INT32_MAX)
+		return pm_err(PAIMON_EUNSUPPORTED, "list column has more than 2^31 elements in one batch");
+	if (s >= 0)
+		off[s] = (int32_t)total;
+	a->ab->offsets.len -= (size_t)(bn - (s + 1)) * sizeof(int32_t);
+	if ((rc = pm_bitmap_append_bytes(&a->ab->validity, vb, s + 1)))
+		return rc;
+	if (a->kind == PQ_A_MAP && (rc = pm_bitmap_append_run(&a->ab->children[0]->validity, 1, elems)))
+		return rc;
+	for (i = 0; i < a->n_children; i++)
+		if ((rc = assemble(r, a->children[i])))
+			return rc;
+	return 0;
+}
+
+static int assemble(struct pm_pq_reader *r, pq_anode *a)
+{
+	switch (a->kind) {
+	case PQ_A_LEAF:
+		return 0;
+	case PQ_A_STRUCT:
+		return assemble_struct(r, a);
+	default:
+		return assemble_list(r, a);
+	}
+}
+
+/* ------------------------------------------------------------ row groups */
+
+static void col_reset_chunk(pq_col *c)
+{
+	if (c->dlba_live)
+		pq_dlba_dispose(&c->dlba);
+	if (c->dba_live)
+		pq_dba_dispose(&c->dba);
+	c->dlba_live = c->dba_live = false;
+	pm_pq_offset_index_free(c->oi);
+	c->oi = NULL;
+	c->has_dict = false;
+	c->n_dict = 0;
+	c->page_n = c->page_pos = 0;
+	c->page_no = 0;
+	c->values_seen = 0;
+	c->seen_data = false;
+	c->io_valid = false;
+}
+
+static int open_chunk(struct pm_pq_reader *r, pq_col *c, int rg)
+{
+	const pm_pq_column_chunk *cc = &r->fm->row_groups[rg].columns[c->leaf];
+	const pm_pq_column_meta *m = &cc->meta_data;
+	uint64_t start, limit = r->fm->footer_offset ? r->fm->footer_offset : r->fm->file_size;
+	int rc;
+	col_reset_chunk(c);
+	c->rg = rg;
+	if (cc->file_path)
+		return pm_err(PAIMON_EUNSUPPORTED, "column chunk stored in another file (%s)", cc->file_path);
+	if (!pm_codec_supported(m->codec))
+		return pm_err(PAIMON_EUNSUPPORTED, "compression codec %s (%d)", pm_codec_name(m->codec), (int)m->codec);
+	c->codec = m->codec;
+	start = (uint64_t)m->data_page_offset;
+	if (m->has_dictionary_page_offset && m->dictionary_page_offset > 0 &&
+	    m->dictionary_page_offset < m->data_page_offset)
+		start = (uint64_t)m->dictionary_page_offset;
+	if (m->data_page_offset < 0 || m->total_compressed_size < 0 || start > limit ||
+	    (uint64_t)m->total_compressed_size > limit - start)
+		return pm_err(PAIMON_ECORRUPT, "column chunk [%lld, +%lld) lies outside the file's data (%llu bytes)",
+			      (long long)start, (long long)m->total_compressed_size, (unsigned long long)limit);
+	c->cstart = c->pos = start;
+	c->cend = start + (uint64_t)m->total_compressed_size;
+	c->chunk_values = m->num_values;
+	if (r->ranges && cc->has_offset_index_offset && cc->has_offset_index_length && cc->offset_index_length > 0 &&
+	    cc->offset_index_offset >= 0 && (uint64_t)cc->offset_index_offset < limit &&
+	    (uint64_t)cc->offset_index_length <= limit - (uint64_t)cc->offset_index_offset) {
+		uint8_t *buf = pm_malloc((size_t)cc->offset_index_length);
+		if (!buf)
+			return PAIMON_ENOMEM;
+		rc = pm_fileio_read_range(r->io, r->path, (uint64_t)cc->offset_index_offset,
+					  (size_t)cc->offset_index_length, buf);
+		if (!rc && pm_pq_offset_index_decode(buf, (size_t)cc->offset_index_length, &c->oi))
+			c->oi = NULL; /* an unreadable index only disables page skipping */
+		pm_free(buf);
+		if (rc)
+			return rc;
+		if (c->oi && c->oi->n_page_locations && (uint64_t)c->oi->page_locations[0].offset != c->pos) {
+			/* Read the dictionary page now so pages can be skipped by offset. */
+			if ((rc = next_data_page(c)) < 0)
+				return rc;
+			if (rc == 0) {
+				c->values_seen -= c->page_n;
+				c->page_n = c->page_pos = 0;
+				c->pos = (uint64_t)c->oi->page_locations[0].offset;
+				c->seen_data = false;
+			}
+		}
+	}
+	return 0;
+}
+
+static int wrap_col(struct pm_pq_reader *r, pq_col *c, int rc)
+{
+	if (c->page_no > 0)
+		pm_err_wrap("%s: column '%s' (%s), row group %d, page %lld", r->path, c->pathstr, type_name(c->ptype),
+			    c->rg, (long long)c->page_no - 1);
+	else
+		pm_err_wrap("%s: column '%s' (%s), row group %d", r->path, c->pathstr, type_name(c->ptype), c->rg);
+	return rc;
+}
+
+/* ------------------------------------------------------------ open */
+
+static int select_path(pm_pq_reader *r, const char *col, uint8_t *sel)
+{
+	const pm_pq_schema_node *n = &r->s->nodes[0];
+	const char *p = col;
+	int i;
+	/* whole top-level name first (names may contain dots) */
+	for (i = 0; i < n->n_children; i++)
+		if (strcmp(n->children[i]->elem->name, col) == 0) {
+			n = n->children[i];
+			goto found;
+		}
+	while (*p) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		const pm_pq_schema_node *nx = NULL;
+		for (i = 0; i < n->n_children; i++)
+			if (strlen(n->children[i]->elem->name) == len && memcmp(n->children[i]->elem->name, p, len) == 0) {
+				nx = n->children[i];
+				break;
+			}
+		if (!nx)
+			return pm_err(PAIMON_EINVAL, "%s: no column '%s' in the file", r->path, col);
+		n = nx;
+		p = dot ? dot + 1 : p + len;
+	}
+	if (n == &r->s->nodes[0])
+		return pm_err(PAIMON_EINVAL, "%s: empty column name", r->path);
+found:;
+	{
+		/* mark leaves below n */
+		size_t k;
+		for (k = 0; k < r->s->n_leaves; k++) {
+			const pm_pq_schema_node *x = r->s->leaves[k];
+			while (x && x != n)
+				x = x->parent;
+			if (x)
+				sel[k] = 1;
+		}
+	}
+	return 0;
+}
+
+static void collect_leaves(pq_anode *a, pq_anode **by_leaf)
+{
+	int i;
+	if (a->kind == PQ_A_LEAF) {
+		by_leaf[a->leaf] = a;
+		return;
+	}
+	for (i = 0; i < a->n_children; i++)
+		collect_leaves(a->children[i], by_leaf);
+}
+
+static char *join_path(const pm_pq_schema_node *n)
+{
+	pm_buf b = {0};
+	int i;
+	for (i = 0; i < n->depth; i++) {
+		if ((i && pm_buf_putc(&b, '.')) || pm_buf_puts(&b, n->path[i])) {
+			pm_buf_dispose(&b);
+			return NULL;
+		}
+	}
+	if (!b.len && pm_buf_puts(&b, "")) {
+		pm_buf_dispose(&b);
+		return NULL;
+	}
+	return pm_buf_detach(&b);
+}
+
+int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options *opt, pm_pq_reader **out)
+{
+	pm_pq_read_options dflt;
+	pm_pq_reader *r;
+	pq_anode **by_leaf = NULL;
+	pm_array_builder **kids = NULL;
+	size_t i;
+	int rc;
+	int64_t row;
+
+	*out = NULL;
+	if (!opt) {
+		memset(&dflt, 0, sizeof dflt);
+		opt = &dflt;
+	}
+	if (!(r = pm_calloc(1, sizeof *r)))
+		return PAIMON_ENOMEM;
+	r->io = io;
+	if (!(r->path = pm_strdup(path ? path : ""))) {
+		pm_free(r);
+		return PAIMON_ENOMEM;
+	}
+	r->batch = opt->batch_rows > 0 ? opt->batch_rows : PM_PQ_DEFAULT_BATCH_ROWS;
+	r->max_page = opt->max_page_bytes ? opt->max_page_bytes : PM_PQ_DEFAULT_MAX_PAGE_BYTES;
+	r->verify_crc = opt->verify_crc;
+	if ((rc = pm_parquet_read_footer(io, path, &r->fm)))
+		goto fail;
+	if ((rc = pm_pq_schema_build(r->fm->schema, r->fm->n_schema, &r->s)) ||
+	    (rc = pm_pq_file_meta_check(r->fm, r->s))) {
+		pm_err_wrap("%s", path);
+		goto fail;
+	}
+	if ((rc = pm_codec_ctx_new(&r->cctx)))
+		goto fail;
+	rc = PAIMON_ENOMEM;
+	if (!(r->b.sel = pm_calloc(r->s->n_leaves + 1, 1)))
+		goto fail;
+	if (opt->columns && opt->n_columns) {
+		for (i = 0; i < opt->n_columns; i++)
+			if ((rc = select_path(r, opt->columns[i] ? opt->columns[i] : "", r->b.sel)))
+				goto fail;
+	} else {
+		memset(r->b.sel, 1, r->s->n_leaves);
+	}
+	if ((rc = pq_build_tree(&r->b, r->s, &r->tops, &r->n_tops))) {
+		pm_err_wrap("%s", path);
+		goto fail;
+	}
+	rc = PAIMON_ENOMEM;
+	if (!(kids = pm_calloc((size_t)r->n_tops + 1, sizeof *kids)))
+		goto fail;
+	for (i = 0; i < (size_t)r->n_tops; i++)
+		kids[i] = r->tops[i]->ab;
+	r->root = pm_ab_new_struct(kids, r->n_tops);
+	pm_free(kids);
+	for (i = 0; i < (size_t)r->n_tops; i++)
+		r->tops[i]->owned = true; /* by the root, even when its creation failed */
+	if (!r->root)
+		goto fail;
+	/* columns */
+	if (!(by_leaf = pm_calloc(r->s->n_leaves + 1, sizeof *by_leaf)) ||
+	    !(r->leaf_col = pm_malloc((r->s->n_leaves + 1) * sizeof *r->leaf_col)))
+		goto fail;
+	for (i = 0; i < (size_t)r->n_tops; i++)
+		collect_leaves(r->tops[i], by_leaf);
+	for (i = 0; i < r->s->n_leaves; i++)
+		if (by_leaf[i])
+			r->n_cols++;
+	if (!(r->cols = pm_calloc((size_t)r->n_cols + 1, sizeof *r->cols)))
+		goto fail;
+	r->n_cols = 0;
+	for (i = 0; i < r->s->n_leaves; i++) {
+		pq_col *c;
+		const pm_pq_schema_element *e;
+		r->leaf_col[i] = -1;
+		if (!by_leaf[i])
+			continue;
+		r->leaf_col[i] = r->n_cols;
+		c = &r->cols[r->n_cols++];
+		c->r = r;
+		c->node = by_leaf[i];
+		c->pn = r->s->leaves[i];
+		c->leaf = (int)i;
+		c->ab = c->node->ab;
+		e = c->pn->elem;
+		c->ptype = e->type;
+		c->pw = e->type == PM_PQ_INT32 || e->type == PM_PQ_FLOAT ? 4
+			: e->type == PM_PQ_INT64 || e->type == PM_PQ_DOUBLE ? 8
+			: e->type == PM_PQ_INT96 ? 12
+			: e->type == PM_PQ_FIXED_LEN_BYTE_ARRAY ? e->type_length : 0;
+		c->max_def = c->pn->max_def_level;
+		c->max_rep = c->pn->max_rep_level;
+		c->nested = c->pn->depth > 1 || c->max_rep > 0;
+		if (!(c->pathstr = join_path(c->pn)) || !(c->u32 = pm_malloc(LIT_CHUNK * sizeof(uint32_t))))
+			goto fail;
+	}
+	/* row groups */
+	if (!(r->rg_first = pm_calloc(r->fm->n_row_groups + 1, sizeof *r->rg_first)))
+		goto fail;
+	for (row = 0, i = 0; i < r->fm->n_row_groups; i++) {
+		if (r->fm->row_groups[i].num_rows < 0) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: row group %zu has a negative row count", path, i);
+			goto fail;
+		}
+		r->rg_first[i] = row;
+		row += r->fm->row_groups[i].num_rows;
+	}
+	if (!(r->rgs = pm_calloc(r->fm->n_row_groups + 1, sizeof *r->rgs)))
+		goto fail;
+	if (opt->row_groups) {
+		for (i = 0; i < opt->n_row_groups; i++) {
+			if (opt->row_groups[i] < 0 || (size_t)opt->row_groups[i] >= r->fm->n_row_groups ||
+			    (i && opt->row_groups[i] <= opt->row_groups[i - 1])) {
+				rc = pm_err(PAIMON_EINVAL, "%s: bad row group selection (index %d of %zu row groups)", path,
+					    opt->row_groups[i], r->fm->n_row_groups);
+				goto fail;
+			}
+			r->rgs[r->n_rgs++] = opt->row_groups[i];
+		}
+	} else {
+		for (i = 0; i < r->fm->n_row_groups; i++)
+			r->rgs[r->n_rgs++] = (int)i;
+	}
+	if (opt->row_ranges && opt->n_row_ranges) {
+		if (!(r->ranges = pm_malloc(2 * opt->n_row_ranges * sizeof *r->ranges)))
+			goto fail;
+		for (i = 0; i < opt->n_row_ranges; i++) {
+			int64_t a = opt->row_ranges[2 * i], b = opt->row_ranges[2 * i + 1];
+			if (a < 0 || b < a || (i && a < opt->row_ranges[2 * i - 1])) {
+				rc = pm_err(PAIMON_EINVAL, "%s: row ranges must be ascending, non-overlapping [start, end)",
+					    path);
+				goto fail;
+			}
+			r->ranges[2 * i] = a;
+			r->ranges[2 * i + 1] = b;
+		}
+		r->n_ranges = opt->n_row_ranges;
+	}
+	for (i = 0; i < r->n_rgs; i++) {
+		int64_t a = r->rg_first[r->rgs[i]], b = a + r->fm->row_groups[r->rgs[i]].num_rows;
+		if (!r->ranges) {
+			r->total_rows += b - a;
+		} else {
+			size_t k;
+			for (k = 0; k < r->n_ranges; k++) {
+				int64_t lo = r->ranges[2 * k] > a ? r->ranges[2 * k] : a;
+				int64_t hi = r->ranges[2 * k + 1] < b ? r->ranges[2 * k + 1] : b;
+				if (hi > lo)
+					r->total_rows += hi - lo;
+			}
+		}
+	}
+	pm_free(by_leaf);
+	*out = r;
+	return 0;
+fail:
+	pm_free(by_leaf);
+	pm_pq_reader_free(r);
+	return rc ? rc : PAIMON_ENOMEM;
+}
+
+int pm_pq_reader_schema(pm_pq_reader *r, struct ArrowSchema *out)
+{
+	return pm_ab_schema(r->root, out);
+}
+
+int64_t pm_pq_reader_num_rows(const pm_pq_reader *r)
+{
+	return r->total_rows;
+}
+
+const pm_pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r)
+{
+	return r->fm;
+}
+
+const pm_pq_schema *pm_pq_reader_pq_schema(const pm_pq_reader *r)
+{
+	return r->s;
+}
+
+static void reset_ab(pm_array_builder *ab)
+{
+	int64_t i;
+	pm_bitmap_dispose(&ab->validity);
+	memset(&ab->validity, 0, sizeof ab->validity);
+	pm_abuf_dispose(&ab->values);
+	memset(&ab->values, 0, sizeof ab->values);
+	pm_abuf_dispose(&ab->offsets);
+	memset(&ab->offsets, 0, sizeof ab->offsets);
+	ab->nbits = 0;
+	for (i = 0; i < ab->n_children; i++)
+		reset_ab(ab->children[i]);
+}
+
+static void reset_builders(pm_pq_reader *r)
+{
+	int i;
+	reset_ab(r->root);
+	for (i = 0; i < r->n_cols; i++)
+		r->cols[i].bn = 0;
+}
+
+int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
+{
+	int rc, i;
+	memset(out, 0, sizeof *out);
+	*eof = 0;
+	for (;;) {
+		int64_t cur, n;
+		if (!r->rg_open) {
+			int rg;
+			if (r->rg_i >= r->n_rgs) {
+				*eof = 1;
+				return 0;
+			}
+			rg = r->rgs[r->rg_i];
+			r->rg_rows = r->fm->row_groups[rg].num_rows;
+			r->rg_row = 0;
+			for (i = 0; i < r->n_cols; i++)
+				if ((rc = open_chunk(r, &r->cols[i], rg)))
+					return wrap_col(r, &r->cols[i], rc);
+			r->rg_open = true;
+		}
+		if (r->rg_row >= r->rg_rows) {
+			r->rg_open = false;
+			r->rg_i++;
+			continue;
+		}
+		cur = r->rg_first[r->rgs[r->rg_i]] + r->rg_row;
+		n = r->rg_rows - r->rg_row;
+		if (n > r->batch)
+			n = r->batch;
+		if (r->ranges) {
+			size_t k;
+			int64_t gap = -1;
+			for (k = 0; k < r->n_ranges; k++) {
+				if (r->ranges[2 * k + 1] <= cur)
+					continue;
+				gap = r->ranges[2 * k] > cur ? r->ranges[2 * k] - cur : 0;
+				if (n > r->ranges[2 * k + 1] - cur - gap)
+					n = r->ranges[2 * k + 1] - cur - gap;
+				break;
+			}
+			if (gap < 0 || gap >= r->rg_rows - r->rg_row) {
+				r->rg_open = false;
+				r->rg_i++;
+				continue;
+			}
+			if (gap > 0) {
+				for (i = 0; i < r->n_cols; i++)
+					if ((rc = col_skip(&r->cols[i], gap))) {
+						wrap_col(r, &r->cols[i], rc);
+						reset_builders(r);
+						return rc;
+					}
+				r->rg_row += gap;
+				continue;
+			}
+			if (n <= 0)
+				continue;
+		}
+		for (i = 0; i < r->n_cols; i++) {
+			r->cols[i].bn = 0;
+			if ((rc = col_read(&r->cols[i], n))) {
+				wrap_col(r, &r->cols[i], rc);
+				reset_builders(r);
+				return rc;
+			}
+		}
+		for (i = 0; i < r->n_tops; i++)
+			if ((rc = assemble(r, r->tops[i]))) {
+				pm_err_wrap("%s: row group %d, column '%s'", r->path, r->rgs[r->rg_i],
+					    r->tops[i]->pnode->elem->name);
+				reset_builders(r);
+				return rc;
+			}
+		if ((rc = pm_ab_append_valid(r->root, n)) || (rc = pm_ab_validate(r->root))) {
+			pm_err_state st;
+			pm_err_save(&st);
+			pm_err(PAIMON_ECORRUPT, "%s: row group %d: columns disagree on the row/entry count (%s)", r->path,
+			       r->rgs[r->rg_i], st.msg);
+			reset_builders(r);
+			return PAIMON_ECORRUPT;
+		}
+		if ((rc = pm_ab_finish(r->root, out)))
+			return rc;
+		r->rg_row += n;
+		return 0;
+	}
+}
+
+void pm_pq_reader_free(pm_pq_reader *r)
+{
+	int i;
+	pq_anode *a, *nx;
+	if (!r)
+		return;
+	for (i = 0; r->cols && i < r->n_cols; i++) {
+		pq_col *c = &r->cols[i];
+		col_reset_chunk(c);
+		pm_free(c->pathstr);
+		pm_free(c->io);
+		pm_free(c->dbuf);
+		pm_free(c->dict_fixed);
+		pm_ab_free(c->dict_bin);
+		pm_ab_free(c->tmpbin);
+		pm_free(c->ldef);
+		pm_free(c->lrep);
+		pm_free(c->dd);
+		pm_free(c->scr);
+		pm_free(c->u32);
+		pm_free(c->vbytes);
+		pm_free(c->bdef);
+		pm_free(c->brep);
+	}
+	pm_free(r->cols);
+	pm_ab_free(r->root);
+	for (a = r->b.all; a; a = nx) {
+		nx = a->next_all;
+		if (!a->owned)
+			pm_ab_free(a->ab);
+		pm_free(a->children);
+		pm_free(a);
+	}
+	pm_free(r->b.sel);
+	pm_free(r->tops);
+	pm_free(r->leaf_col);
+	pm_free(r->rg_first);
+	pm_free(r->rgs);
+	pm_free(r->ranges);
+	pm_codec_ctx_free(r->cctx);
+	pm_free(r->vscratch);
+	pm_pq_schema_free(r->s);
+	pm_pq_file_meta_free(r->fm);
+	pm_free(r->path);
+	pm_free(r);
+}
