@@ -78,6 +78,10 @@ struct pm_fileio {
 	const pm_fileio_ops *ops;
 };
 
+/* A read-only FileIO over `len` bytes at `data` (not copied; they must outlive
+ * it): every path reads these bytes. Free with pm_fileio_close. */
+int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
+
 /* Local POSIX file system. Free with pm_fileio_close. */
 int pm_fileio_local_new(pm_fileio **out);
 

@@ -66,8 +66,5 @@ void pm_pq_reader_free(pm_pq_reader *r);
  * *out is a NUL-terminated string to free with pm_free. */
 int pm_pq_file_meta_json(pm_fileio *io, const char *path, int with_pages, char **out);
 
-/* A read-only pm_fileio over memory: every path names the same bytes (not
- * copied; they must outlive the fileio). Free with pm_fileio_close. */
-int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
 
 #endif
