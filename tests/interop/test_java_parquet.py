@@ -29,7 +29,7 @@ try:
 except ImportError:
     from paimonc.parquet_write import write_table
 
-N_FILES = 30
+N_FILES = int(os.environ.get("PAIMONC_JAVA_PARQUET_FILES", "500"))
 EPOCH = datetime.datetime(1970, 1, 1)
 
 
@@ -75,8 +75,14 @@ def paimon_sql(t, nullable=True):
     return s + nn
 
 
-def canon(v, t):
-    """Canonical JSON value of a pyarrow-read value (int view for temporal types)."""
+def canon(v, t, src=None):
+    """Canonical JSON value of a pyarrow-read value (int view for temporal types).
+
+    `src` is the type that was written (same shape as `t`). Whether a timestamp
+    is local-time-zone (a trailing Z) comes from it: TIMESTAMP_LTZ(7..9) is
+    stored as INT96, which carries no UTC flag, so pyarrow reads it back
+    without a zone while Paimon (and Java) know it from the table schema."""
+    src = t if src is None else src
     if v is None:
         return None
     if t == pa.float32():
@@ -93,21 +99,22 @@ def canon(v, t):
         per = {"s": 1, "ms": 10 ** 3, "us": 10 ** 6, "ns": 10 ** 9}[t.unit]
         sec, frac = divmod(v, per)
         d = EPOCH + datetime.timedelta(seconds=sec)
-        return d.strftime("%Y-%m-%dT%H:%M:%S") + ".%09d" % (frac * (10 ** 9 // per)) + ("Z" if t.tz else "")
+        return d.strftime("%Y-%m-%dT%H:%M:%S") + ".%09d" % (frac * (10 ** 9 // per)) + ("Z" if src.tz else "")
     if pa.types.is_list(t):
-        return [canon(x, t.value_type) for x in v]
+        return [canon(x, t.value_type, src.value_type) for x in v]
     if pa.types.is_map(t):
-        return [[canon(k, t.key_type), canon(x, t.item_type)] for k, x in v]
+        return [[canon(k, t.key_type, src.key_type), canon(x, t.item_type, src.item_type)] for k, x in v]
     if pa.types.is_struct(t):
-        return {f.name: canon(v[f.name], f.type) for f in t}
+        return {f.name: canon(v[f.name], f.type, src.field(f.name).type) for f in t}
     return v
 
 
-def rows_pyarrow(path):
+def rows_pyarrow(path, written):
     t = pq.read_table(path)
     # temporal values as integers of their unit (to_pylist would give datetimes)
-    cols = [(f, t.column(i).cast(gen.int_view(f.type)).to_pylist()) for i, f in enumerate(t.schema)]
-    return [{f.name: canon(vals[r], f.type) for f, vals in cols} for r in range(t.num_rows)]
+    cols = [(f, written.field(f.name).type, t.column(i).cast(gen.int_view(f.type)).to_pylist())
+            for i, f in enumerate(t.schema)]
+    return [{f.name: canon(vals[r], f.type, src) for f, src, vals in cols} for r in range(t.num_rows)]
 
 
 @pytest.fixture(scope="module")
@@ -134,15 +141,15 @@ def test_java_reads_paimonc_parquet(harness, tmp_path, monkeypatch):
         tfile = tmp_path / ("j%d.type" % seed)
         tfile.write_text(row_sql)
         cmds.append(["parquet-dump", path, "@%s" % tfile])
-        files.append((path, row_sql))
+        files.append((path, row_sql, schema))
     results, stderr = jh.batch(cmds)
     bad = []
-    for (path, row_sql), (rc, out) in zip(files, results):
+    for (path, row_sql, schema), (rc, out) in zip(files, results):
         if rc != 0:
             bad.append("%s (%s): exit %d" % (path, row_sql, rc))
             continue
         java_rows = [json.loads(line) for line in out.split("\n") if line.strip()]
-        py_rows = rows_pyarrow(path)
+        py_rows = rows_pyarrow(path, schema)
         if java_rows != py_rows:
             for i, (a, b) in enumerate(zip(java_rows, py_rows)):
                 if a != b:

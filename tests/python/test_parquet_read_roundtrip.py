@@ -14,7 +14,7 @@ import pytest
 
 import paimonc.parquet as pq
 
-N_SCHEMAS = int(os.environ.get("PAIMONC_RT_SCHEMAS", "240"))
+N_SCHEMAS = int(os.environ.get("PAIMONC_RT_SCHEMAS", "500"))
 CODECS = ["none", "snappy", "gzip", "zstd", "lz4"]
 
 PRIMS = [
