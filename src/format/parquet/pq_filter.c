@@ -36,7 +36,7 @@ typedef struct flit {
 	pq_i128 dec;  /* CK_DEC */
 } flit;
 
-struct pm_pq_filter {
+struct paimon_parquet_filter {
 	int op;
 	char *column;
 	uint8_t **raw;
@@ -150,8 +150,10 @@ int pm_pq_filter_combine(pm_pq_filter **out, int op, pm_pq_filter **kids, size_t
 
 int pm_pq_filter_not(pm_pq_filter **out, pm_pq_filter *a)
 {
-	return pm_pq_filter_combine(out, PM_PQF_AND, &a, 1) ? (*out = NULL, pm_err(PAIMON_ENOMEM, "filter: NOT"))
-		: ((*out)->op = PM_PQF_NOT, 0);
+	int rc = pm_pq_filter_combine(out, PM_PQF_AND, &a, 1);
+	if (!rc)
+		(*out)->op = PM_PQF_NOT;
+	return rc;
 }
 
 /* ------------------------------------------------------------ binding */

@@ -48,7 +48,8 @@ enum pm_pq_fop {
 #define PM_PQF_F 2u
 #define PM_PQF_N 4u
 
-typedef struct pm_pq_filter pm_pq_filter;
+/* The same type as the public paimon_parquet_filter. */
+typedef struct paimon_parquet_filter pm_pq_filter;
 
 /* Leaf: one literal for the comparisons and STARTS_WITH, none for IS (NOT)
  * NULL, n (>= 0) for IN / NOT IN. vals[i] has lens[i] bytes. */

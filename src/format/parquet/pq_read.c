@@ -1605,6 +1605,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 		pm_err_wrap("%s", path);
 		goto fail;
 	}
+	r->m.row_groups_selected = (int64_t)r->n_rgs;
 	for (i = 0; i < r->n_rgs; i++) {
 		int64_t a = r->rg_first[r->rgs[i]], b = a + r->fm->row_groups[r->rgs[i]].num_rows;
 		if (!r->ranges) {

@@ -57,6 +57,7 @@ typedef struct pm_pq_read_metrics {
 	int64_t row_groups_total;      /* row groups selected before filtering */
 	int64_t row_groups_pruned;     /* dropped by the chunk statistics */
 	int64_t row_groups_pruned_pages; /* dropped: no page of the column index may match */
+	int64_t row_groups_selected;   /* row groups left to read */
 	int64_t row_groups_read;       /* row groups opened so far */
 	int64_t rows_pruned_pages;     /* rows of kept row groups excluded by column indexes */
 	int64_t pages_read;            /* data pages decoded so far */
