@@ -153,17 +153,58 @@ def _native_filter(schema, dnf):
                 if lit is None:
                     continue
                 vals = [lit]
-            leaves.append(("leaf", col, code, vals))
+            leaf = ("leaf", col, code, vals)
+            if code == 7:
+                # pyarrow's "not in" is ~is_in(): true for nulls
+                leaf = ("or", [leaf, ("leaf", col, 8, [])])
+            leaves.append(leaf)
         if not leaves:
             return None  # this disjunct may be true anywhere
         disj.append(("and", leaves))
     return ("or", disj) if disj else None
 
 
+def _expression(dnf):
+    """pyarrow.parquet.filters_to_expression's semantics, with dotted names
+    for nested struct fields."""
+    import pyarrow.compute as pc
+    ors = None
+    for conj in dnf:
+        ands = None
+        for col, op, val in conj:
+            f = pc.field(*col.split("."))
+            op = op.lower()
+            if op in ("=", "=="):
+                e = f == val
+            elif op == "!=":
+                e = f != val
+            elif op == "<":
+                e = f < val
+            elif op == "<=":
+                e = f <= val
+            elif op == ">":
+                e = f > val
+            elif op == ">=":
+                e = f >= val
+            elif op == "in":
+                e = f.isin(val)
+            elif op == "not in":
+                e = ~f.isin(val)
+            elif op == "is null":
+                e = f.is_null()
+            elif op == "is not null":
+                e = f.is_valid()
+            elif op == "starts with":
+                e = pc.starts_with(f, pattern=val)
+            else:
+                raise ValueError("unsupported filter operator %r" % (op,))
+            ands = e if ands is None else ands & e
+        ors = ands if ors is None else ors | ands
+    return ors
+
+
 def _read_filtered(path, columns, batch_rows, filters, metrics):
     import pyarrow as pa
-    import pyarrow.compute as pc  # noqa: F401
-    import pyarrow.parquet as ppq
     dnf = _normalize_dnf(filters)
     cols = None
     if columns is not None:
@@ -185,7 +226,7 @@ def _read_filtered(path, columns, batch_rows, filters, metrics):
     if isinstance(metrics, dict):
         metrics.update(m)
     if dnf:
-        t = t.filter(ppq.filters_to_expression(filters))
+        t = t.filter(_expression(dnf))
     if columns is not None:
         t = t.select([str(c) for c in columns])
     return t
