@@ -1732,8 +1732,16 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 				continue;
 		}
 		for (i = 0; i < r->n_cols; i++) {
-			r->cols[i].bn = 0;
-			if ((rc = col_read(&r->cols[i], n))) {
+			pq_col *c = &r->cols[i];
+			c->bn = 0;
+			/* Flat fixed-width leaves: the batch's values buffer at its final
+			 * size at once (growing it by doubling copied and page-faulted
+			 * about as much again as the values themselves). */
+			if (!c->nested && c->node->type.kind == PQ_K_FIXED && (rc = pm_ab_reserve(c->ab, n, 0))) {
+				reset_builders(r);
+				return rc;
+			}
+			if ((rc = col_read(c, n))) {
 				wrap_col(r, &r->cols[i], rc);
 				reset_builders(r);
 				return rc;
