@@ -33,6 +33,59 @@ extern "C" {
 
 typedef struct paimon_parquet_reader paimon_parquet_reader;
 
+/**
+ * Pruning predicates. A filter is a tree of leaf predicates on one column
+ * (top-level or dotted nested primitive, not repeated) combined with AND /
+ * OR / NOT. Literals are text (or bytes) parsed as the column's type when the
+ * reader opens the file: integers, dates, times and timestamps as the
+ * decimal integer of the stored value (days, ms/us/ns), unsigned ints as
+ * unsigned decimal, float/double as C strtod text, bool as "true"/"false",
+ * decimal(p, s) as "-12.34" (rescaled to s), strings/binaries as raw bytes.
+ *
+ * The reader uses the filter ONLY to skip row groups (chunk statistics) and
+ * pages (ColumnIndex + OffsetIndex) that cannot hold a matching row, always
+ * conservatively (SQL three-valued logic: a row matches when the predicate
+ * is TRUE). The batches still contain non-matching rows of the kept row
+ * groups / pages: filter them exactly afterwards.
+ */
+typedef struct paimon_parquet_filter paimon_parquet_filter;
+
+enum paimon_parquet_filter_op {
+	PAIMON_PQ_EQ = 0, PAIMON_PQ_NE, PAIMON_PQ_LT, PAIMON_PQ_LE, PAIMON_PQ_GT, PAIMON_PQ_GE,
+	PAIMON_PQ_IN, PAIMON_PQ_NOT_IN, PAIMON_PQ_IS_NULL, PAIMON_PQ_IS_NOT_NULL, PAIMON_PQ_STARTS_WITH
+};
+
+/** Comparison / STARTS_WITH with a NUL-terminated literal; IS_NULL and
+ *  IS_NOT_NULL take value_text NULL. */
+PAIMON_EXTERN(int) paimon_parquet_filter_new_cmp(paimon_parquet_filter **out, const char *column, int op,
+	const char *value_text);
+/** Any leaf with explicit byte lengths: one value for comparisons and
+ *  STARTS_WITH, none for IS (NOT) NULL, n for IN / NOT IN. */
+PAIMON_EXTERN(int) paimon_parquet_filter_new(paimon_parquet_filter **out, const char *column, int op,
+	const void *const *values, const size_t *lens, size_t n);
+/** IN (negate = 0) / NOT IN (negate = 1) over n NUL-terminated literals. */
+PAIMON_EXTERN(int) paimon_parquet_filter_new_in(paimon_parquet_filter **out, const char *column, int negate,
+	const char *const *values, size_t n);
+/** AND / OR / NOT take ownership of their operands, also on failure. */
+PAIMON_EXTERN(int) paimon_parquet_filter_and(paimon_parquet_filter **out, paimon_parquet_filter *a,
+	paimon_parquet_filter *b);
+PAIMON_EXTERN(int) paimon_parquet_filter_or(paimon_parquet_filter **out, paimon_parquet_filter *a,
+	paimon_parquet_filter *b);
+PAIMON_EXTERN(int) paimon_parquet_filter_not(paimon_parquet_filter **out, paimon_parquet_filter *a);
+PAIMON_EXTERN(void) paimon_parquet_filter_free(paimon_parquet_filter *f);
+
+/** What the reader pruned and decoded (see paimon_parquet_reader_metrics). */
+typedef struct paimon_parquet_read_metrics {
+	int64_t row_groups_total;        /**< selected before filtering */
+	int64_t row_groups_pruned;       /**< dropped by chunk statistics */
+	int64_t row_groups_pruned_pages; /**< dropped: no page in the column index may match */
+	int64_t row_groups_selected;     /**< left to read */
+	int64_t row_groups_read;         /**< opened so far */
+	int64_t rows_pruned_pages;       /**< rows of kept row groups excluded by column indexes */
+	int64_t pages_read;              /**< data pages decoded so far */
+	int64_t pages_skipped;           /**< data pages skipped unread so far */
+} paimon_parquet_read_metrics;
+
 /** Reading options beyond paimon_parquet_reader_open's; zero-initialise. */
 typedef struct paimon_parquet_read_options {
 	const char *const *columns; /**< names or dotted paths; NULL = all */
@@ -43,6 +96,9 @@ typedef struct paimon_parquet_read_options {
 	const int64_t *row_ranges;  /**< n_row_ranges pairs [start, end) of file rows, ascending */
 	size_t n_row_ranges;
 	int verify_crc;             /**< 1: fail on page CRC mismatches */
+	/** Pruning predicate; the reader does not take ownership and uses it
+	 *  only during open. NULL = none. */
+	paimon_parquet_filter *filter;
 } paimon_parquet_read_options;
 
 /** Opens a local Parquet file. columns: names or dotted paths ("s.x"); a
@@ -69,6 +125,10 @@ PAIMON_EXTERN(int64_t) paimon_parquet_reader_num_rows(const paimon_parquet_reade
 PAIMON_EXTERN(int) paimon_parquet_reader_num_row_groups(const paimon_parquet_reader *r);
 
 PAIMON_EXTERN(void) paimon_parquet_reader_free(paimon_parquet_reader *r);
+
+/** Pruning and decoding counters (the page and row_groups_read counters
+ *  grow while reading). */
+PAIMON_EXTERN(int) paimon_parquet_reader_metrics(const paimon_parquet_reader *r, paimon_parquet_read_metrics *out);
 
 /** A JSON description of a file's metadata: version, created_by, num_rows,
  *  key_value_metadata, schema (every element with repetition, physical,

@@ -1,12 +1,84 @@
 /*
  * arrow/abuf.c - 64-byte aligned growable buffers and validity bitmaps.
  */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "arrow/arrow_builder.h"
 #include "core/error.h"
 #include "core/mem.h"
+
+/*
+ * Raw blocks carry their size in a 16-byte header. Large blocks (a batch's
+ * values buffer, typically 256 KiB - some MiB) are kept in a small
+ * process-wide cache when released and handed out again: without it every
+ * batch of a read got fresh pages from the kernel (glibc returns large
+ * blocks to the OS), and the page faults of a projected read of a few
+ * int64 columns cost as much as decoding them. The cache holds at most
+ * ABUF_CACHE_SLOTS blocks and ABUF_CACHE_BYTES bytes.
+ */
+#define ABUF_HDR 16
+#define ABUF_CACHE_MIN ((size_t)128 * 1024)
+#define ABUF_CACHE_SLOTS 64
+#define ABUF_CACHE_BYTES ((size_t)64 << 20)
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static void *cache_blk[ABUF_CACHE_SLOTS];
+static size_t cache_sz[ABUF_CACHE_SLOTS];
+static size_t cache_n, cache_bytes;
+
+void *pm_abuf_raw_alloc(size_t n)
+{
+	uint8_t *blk = NULL;
+	if (n >= ABUF_CACHE_MIN) {
+		size_t i, best = SIZE_MAX;
+		pthread_mutex_lock(&cache_mu);
+		for (i = 0; i < cache_n; i++)
+			if (cache_sz[i] >= n && cache_sz[i] - n <= n / 2 && (best == SIZE_MAX || cache_sz[i] < cache_sz[best]))
+				best = i;
+		if (best != SIZE_MAX) {
+			blk = cache_blk[best];
+			cache_bytes -= cache_sz[best];
+			cache_n--;
+			cache_blk[best] = cache_blk[cache_n];
+			cache_sz[best] = cache_sz[cache_n];
+		}
+		pthread_mutex_unlock(&cache_mu);
+		if (blk)
+			return blk + ABUF_HDR;
+	}
+	if (n > SIZE_MAX - ABUF_HDR || !(blk = pm_malloc(n + ABUF_HDR)))
+		return NULL;
+	memcpy(blk, &n, sizeof n);
+	return blk + ABUF_HDR;
+}
+
+void pm_abuf_raw_free(void *raw)
+{
+	uint8_t *blk;
+	size_t n;
+	if (!raw)
+		return;
+	blk = (uint8_t *)raw - ABUF_HDR;
+	memcpy(&n, blk, sizeof n);
+	if (n >= ABUF_CACHE_MIN) {
+		bool kept = false;
+		pthread_mutex_lock(&cache_mu);
+		if (cache_n < ABUF_CACHE_SLOTS && n <= ABUF_CACHE_BYTES - cache_bytes) {
+			cache_blk[cache_n] = blk;
+			cache_sz[cache_n] = n;
+			cache_n++;
+			cache_bytes += n;
+			kept = true;
+		}
+		pthread_mutex_unlock(&cache_mu);
+		if (kept)
+			return;
+	}
+	pm_free(blk);
+}
 
 int pm_abuf_reserve(pm_abuf *b, size_t extra)
 {
@@ -22,12 +94,12 @@ int pm_abuf_reserve(pm_abuf *b, size_t extra)
 	while (cap < need)
 		cap = cap < ((size_t)1 << 20) ? cap * 2 : cap + cap / 2;
 	cap = (cap + PM_ARROW_ALIGN - 1) & ~(size_t)(PM_ARROW_ALIGN - 1);
-	if (!(raw = pm_malloc(cap + PM_ARROW_ALIGN)))
+	if (!(raw = pm_abuf_raw_alloc(cap + PM_ARROW_ALIGN)))
 		return PAIMON_ENOMEM;
 	data = (uint8_t *)(((uintptr_t)raw + PM_ARROW_ALIGN - 1) & ~(uintptr_t)(PM_ARROW_ALIGN - 1));
 	if (b->len)
 		memcpy(data, b->data, b->len);
-	pm_free(b->raw);
+	pm_abuf_raw_free(b->raw);
 	b->raw = raw;
 	b->data = data;
 	b->cap = cap;
@@ -56,7 +128,7 @@ int pm_abuf_append(pm_abuf *b, const void *p, size_t n)
 
 void pm_abuf_dispose(pm_abuf *b)
 {
-	pm_free(b->raw);
+	pm_abuf_raw_free(b->raw);
 	memset(b, 0, sizeof *b);
 }
 

@@ -501,7 +501,7 @@ static void release_array(struct ArrowArray *a)
 			c->release(c);
 	}
 	for (i = 0; i < 3; i++)
-		pm_free(pd->raw[i]);
+		pm_abuf_raw_free(pd->raw[i]);
 	pm_free(pd);
 	a->release = NULL;
 	a->private_data = NULL;

@@ -41,6 +41,10 @@ int pm_abuf_append(pm_abuf *b, const void *p, size_t n);
 /* Grows len by n bytes (uninitialised) and returns a pointer to them, or NULL (ENOMEM). */
 void *pm_abuf_grow(pm_abuf *b, size_t n);
 void pm_abuf_dispose(pm_abuf *b);
+/* The raw blocks behind pm_abuf (large ones are recycled through a small
+ * process-wide cache); release with pm_abuf_raw_free only. */
+void *pm_abuf_raw_alloc(size_t n);
+void pm_abuf_raw_free(void *raw);
 
 /* --------------------------------------------------------- validity bitmap */
 

@@ -116,6 +116,7 @@ struct pm_pq_reader {
 	int64_t rg_rows, rg_row;
 	int64_t total_rows;
 	pm_codec_ctx *cctx;
+	pm_pq_read_metrics m;
 	uint8_t *vscratch;    /* validity bytes for list assembly */
 	size_t vscratch_cap;
 };
@@ -388,6 +389,7 @@ static int next_data_page(pq_col *c)
 			continue;
 		}
 		c->seen_data = true;
+		c->r->m.pages_read++;
 		if (h.type == PM_PQ_DATA_PAGE) {
 			const pm_pq_data_page_header *dp = &h.data_page_header;
 			const uint8_t *p;
@@ -1007,6 +1009,7 @@ static int col_skip(pq_col *c, int64_t k)
 					int64_t rows = end - l->first_row_index;
 					if (rows > 0 && rows <= k && l->compressed_page_size > 0 &&
 					    (uint64_t)l->compressed_page_size <= c->cend - c->pos) {
+						r->m.pages_skipped++;
 						c->pos += (uint64_t)l->compressed_page_size;
 						c->seen_data = true;
 						k -= rows;
@@ -1296,6 +1299,169 @@ static char *join_path(const pm_pq_schema_node *n)
 	return pm_buf_detach(&b);
 }
 
+/* ------------------------------------------------------------ pruning */
+
+/* Reads and decodes a page index structure; *out = NULL when absent or
+ * unreadable (only disables page pruning). */
+static int read_index(pm_pq_reader *r, bool has_off, int64_t off, bool has_len, int32_t len, bool column_index,
+		      void **out)
+{
+	uint64_t limit = r->fm->footer_offset ? r->fm->footer_offset : r->fm->file_size;
+	uint8_t *buf;
+	int rc;
+	pm_err_state st;
+	*out = NULL;
+	if (!has_off || !has_len || len <= 0 || off < 0 || (uint64_t)off >= limit ||
+	    (uint64_t)len > limit - (uint64_t)off)
+		return 0;
+	if (!(buf = pm_malloc((size_t)len)))
+		return PAIMON_ENOMEM;
+	if ((rc = pm_fileio_read_range(r->io, r->path, (uint64_t)off, (size_t)len, buf))) {
+		pm_free(buf);
+		return rc;
+	}
+	pm_err_save(&st);
+	if (column_index) {
+		pm_pq_column_index *ci;
+		if (pm_pq_column_index_decode(buf, (size_t)len, &ci) == 0)
+			*out = ci;
+	} else {
+		pm_pq_offset_index *oi;
+		if (pm_pq_offset_index_decode(buf, (size_t)len, &oi) == 0)
+			*out = oi;
+	}
+	pm_err_restore(&st);
+	pm_free(buf);
+	return 0;
+}
+
+static int push_range(int64_t **v, size_t *n, size_t *cap, int64_t a, int64_t b)
+{
+	if (b <= a)
+		return 0;
+	if (*n && (*v)[2 * *n - 1] == a) {
+		(*v)[2 * *n - 1] = b;
+		return 0;
+	}
+	if (*n == *cap) {
+		size_t nc = *cap ? 2 * *cap : 16;
+		int64_t *p = pm_realloc(*v, 2 * nc * sizeof *p);
+		if (!p)
+			return PAIMON_ENOMEM;
+		*v = p;
+		*cap = nc;
+	}
+	(*v)[2 * *n] = a;
+	(*v)[2 * *n + 1] = b;
+	(*n)++;
+	return 0;
+}
+
+/* Drops row groups by chunk statistics, then narrows the rows of the rest
+ * by column indexes (feeding the row-range / offset-index page skipping). */
+static int prune(pm_pq_reader *r, const pm_pq_filter *f)
+{
+	size_t nl = pm_pq_filter_leaves(f, NULL, 0), i, j, k = 0, nfr = 0, cfr = 0;
+	int *leaves = NULL;
+	pm_pq_fpages *pages = NULL;
+	int64_t *fr = NULL;
+	bool partial = false;
+	int rc = PAIMON_ENOMEM;
+	if (!(leaves = pm_calloc(nl + 1, sizeof *leaves)) ||
+	    !(pages = pm_calloc(r->s->n_leaves + 1, sizeof *pages)))
+		goto out;
+	pm_pq_filter_leaves(f, leaves, nl);
+	for (i = 0; i < r->n_rgs; i++) {
+		int rg = r->rgs[i];
+		int64_t first = r->rg_first[rg], nrows = r->fm->row_groups[rg].num_rows;
+		int64_t *rr = NULL, kept = 0;
+		size_t nrr = 0, q;
+		if (!(pm_pq_filter_eval_rg(f, r->fm, rg) & PM_PQF_T)) {
+			r->m.row_groups_pruned++;
+			continue;
+		}
+		rc = 0;
+		for (j = 0; j < nl && !rc; j++) {
+			const pm_pq_column_chunk *cc = &r->fm->row_groups[rg].columns[leaves[j]];
+			pm_pq_fpages *p = &pages[leaves[j]];
+			if (p->ci || p->oi)
+				continue;
+			rc = read_index(r, cc->has_column_index_offset, cc->column_index_offset,
+					cc->has_column_index_length, cc->column_index_length, true, (void **)&p->ci);
+			if (!rc && p->ci)
+				rc = read_index(r, cc->has_offset_index_offset, cc->offset_index_offset,
+						cc->has_offset_index_length, cc->offset_index_length, false,
+						(void **)&p->oi);
+		}
+		if (!rc)
+			rc = pm_pq_filter_eval_pages(f, r->fm, rg, pages, &rr, &nrr);
+		for (j = 0; j < nl; j++) {
+			pm_pq_column_index_free(pages[leaves[j]].ci);
+			pm_pq_offset_index_free(pages[leaves[j]].oi);
+			pages[leaves[j]].ci = NULL;
+			pages[leaves[j]].oi = NULL;
+		}
+		for (q = 0; !rc && q < nrr; q++) {
+			kept += rr[2 * q + 1] - rr[2 * q];
+			rc = push_range(&fr, &nfr, &cfr, first + rr[2 * q], first + rr[2 * q + 1]);
+		}
+		pm_free(rr);
+		if (rc)
+			goto out;
+		if (!kept) {
+			r->m.row_groups_pruned_pages++;
+			continue;
+		}
+		if (kept < nrows) {
+			partial = true;
+			r->m.rows_pruned_pages += nrows - kept;
+		}
+		r->rgs[k++] = rg;
+	}
+	r->n_rgs = k;
+	rc = 0;
+	if (partial) {
+		if (r->ranges) { /* intersect with the caller's ranges */
+			int64_t *v = NULL;
+			size_t n = 0, cap = 0, a = 0, b = 0;
+			while (!rc && a < r->n_ranges && b < nfr) {
+				int64_t lo = r->ranges[2 * a] > fr[2 * b] ? r->ranges[2 * a] : fr[2 * b];
+				int64_t hi = r->ranges[2 * a + 1] < fr[2 * b + 1] ? r->ranges[2 * a + 1] : fr[2 * b + 1];
+				rc = push_range(&v, &n, &cap, lo, hi);
+				if (r->ranges[2 * a + 1] < fr[2 * b + 1])
+					a++;
+				else
+					b++;
+			}
+			if (rc) {
+				pm_free(v);
+				goto out;
+			}
+			pm_free(fr);
+			fr = v;
+			nfr = n;
+			pm_free(r->ranges);
+		}
+		if (!fr && !(fr = pm_malloc(2 * sizeof *fr))) {
+			rc = PAIMON_ENOMEM;
+			goto out;
+		}
+		r->ranges = fr;
+		r->n_ranges = nfr;
+		fr = NULL;
+	}
+out:
+	pm_free(fr);
+	pm_free(leaves);
+	pm_free(pages);
+	return rc;
+}
+
+void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out)
+{
+	*out = r->m;
+}
+
 int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options *opt, pm_pq_reader **out)
 {
 	pm_pq_read_options dflt;
@@ -1434,6 +1600,12 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 		}
 		r->n_ranges = opt->n_row_ranges;
 	}
+	r->m.row_groups_total = (int64_t)r->n_rgs;
+	if (opt->filter && ((rc = pm_pq_filter_bind(opt->filter, r->s)) || (rc = prune(r, opt->filter)))) {
+		pm_err_wrap("%s", path);
+		goto fail;
+	}
+	r->m.row_groups_selected = (int64_t)r->n_rgs;
 	for (i = 0; i < r->n_rgs; i++) {
 		int64_t a = r->rg_first[r->rgs[i]], b = a + r->fm->row_groups[r->rgs[i]].num_rows;
 		if (!r->ranges) {
@@ -1519,6 +1691,7 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 				if ((rc = open_chunk(r, &r->cols[i], rg)))
 					return wrap_col(r, &r->cols[i], rc);
 			r->rg_open = true;
+			r->m.row_groups_read++;
 		}
 		if (r->rg_row >= r->rg_rows) {
 			r->rg_open = false;
@@ -1559,8 +1732,16 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 				continue;
 		}
 		for (i = 0; i < r->n_cols; i++) {
-			r->cols[i].bn = 0;
-			if ((rc = col_read(&r->cols[i], n))) {
+			pq_col *c = &r->cols[i];
+			c->bn = 0;
+			/* Flat fixed-width leaves: the batch's values buffer at its final
+			 * size at once (growing it by doubling copied and page-faulted
+			 * about as much again as the values themselves). */
+			if (!c->nested && c->node->type.kind == PQ_K_FIXED && (rc = pm_ab_reserve(c->ab, n, 0))) {
+				reset_builders(r);
+				return rc;
+			}
+			if ((rc = col_read(c, n))) {
 				wrap_col(r, &r->cols[i], rc);
 				reset_builders(r);
 				return rc;

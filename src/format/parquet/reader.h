@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "format/parquet/parquet_meta.h"
+#include "format/parquet/pq_filter.h"
 #include "io/fileio.h"
 #include "paimonc/arrow_c.h"
 
@@ -45,7 +46,23 @@ typedef struct pm_pq_read_options {
 	size_t n_row_ranges;
 	size_t max_page_bytes;     /* 0: PM_PQ_DEFAULT_MAX_PAGE_BYTES */
 	int verify_crc;            /* 1: check page CRCs when present */
+	/* Row group / page pruning predicate (bound to the file at open, so it
+	 * must stay valid during pm_pq_reader_open only). Rows of the kept row
+	 * groups and pages are NOT filtered: the caller filters exactly. */
+	pm_pq_filter *filter;
 } pm_pq_read_options;
+
+/* Counters of what the reader pruned and decoded. */
+typedef struct pm_pq_read_metrics {
+	int64_t row_groups_total;      /* row groups selected before filtering */
+	int64_t row_groups_pruned;     /* dropped by the chunk statistics */
+	int64_t row_groups_pruned_pages; /* dropped: no page of the column index may match */
+	int64_t row_groups_selected;   /* row groups left to read */
+	int64_t row_groups_read;       /* row groups opened so far */
+	int64_t rows_pruned_pages;     /* rows of kept row groups excluded by column indexes */
+	int64_t pages_read;            /* data pages decoded so far */
+	int64_t pages_skipped;         /* data pages skipped unread (offset index) so far */
+} pm_pq_read_metrics;
 
 typedef struct pm_pq_reader pm_pq_reader;
 
@@ -60,6 +77,7 @@ int64_t pm_pq_reader_num_rows(const pm_pq_reader *r);
 const pm_pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r);
 const pm_pq_schema *pm_pq_reader_pq_schema(const pm_pq_reader *r);
 void pm_pq_reader_free(pm_pq_reader *r);
+void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out);
 
 /* JSON description of a file's metadata (schema, row groups, column chunks
  * with codec, encodings, sizes, statistics; with pages when with_pages).
