@@ -99,7 +99,7 @@ static void *arena_alloc(arena *a, size_t n)
 	chunk *c = a->head;
 	n = (n + 15) & ~(size_t)15;
 	if (!c || c->cap - c->used < n) {
-		size_t cap = c ? c->cap * 2 : 64 * 1024;
+		size_t cap = c ? c->cap * 2 : 4096;
 		if (cap < n)
 			cap = n;
 		if (a->total + cap > ARENA_LIMIT) {
@@ -541,7 +541,7 @@ static int next_block(pm_avro_reader *r)
 	case C_DEFLATE:
 	case C_ZSTD:
 	case C_SNAPPY: {
-		size_t n = (size_t)size;
+		size_t n = (size_t)size, limit;
 		int codec = r->codec == C_DEFLATE ? PM_CODEC_DEFLATE
 			    : r->codec == C_ZSTD  ? PM_CODEC_ZSTD
 						  : PM_CODEC_SNAPPY;
@@ -552,7 +552,12 @@ static int next_block(pm_avro_reader *r)
 		}
 		if (!r->cctx && (rc = pm_codec_ctx_new(&r->cctx)))
 			return rc;
-		if ((rc = pm_codec_decompress_buf(r->cctx, codec, payload, n, BLOCK_LIMIT, &r->block))) {
+		/* Writers flush at ~64 KB (Java) / 16 KB (fastavro) uncompressed, so a
+		 * block inflating past max(16 MiB, 4096 x its size) is corrupt. */
+		limit = n > BLOCK_LIMIT / 4096 ? BLOCK_LIMIT : n * 4096;
+		if (limit < ((size_t)16 << 20))
+			limit = (size_t)16 << 20;
+		if ((rc = pm_codec_decompress_buf(r->cctx, codec, payload, n, limit, &r->block))) {
 			r->failed = 1;
 			return pm_err_wrap("avro block %zu at offset %zu", r->block_no, r->block_off);
 		}
