@@ -73,5 +73,42 @@ def main():
         fastavro.writer(f, parsed, [], codec="null")
 
 
+def pypaimon_manifests():
+    """Writes a tiny partitioned table with pypaimon and keeps its manifest
+    and manifest-list files (pypaimon's zstandard Avro, BinaryRow partitions)."""
+    import glob
+    import shutil
+    import tempfile
+
+    import pyarrow as pa
+    import pypaimon
+
+    schema = pa.schema([pa.field("id", pa.int32()), pa.field("name", pa.string()),
+                        pa.field("dt", pa.string()), pa.field("hr", pa.int32())])
+    with tempfile.TemporaryDirectory() as wh:
+        cat = pypaimon.CatalogFactory.create({"warehouse": wh})
+        cat.create_database("db", False)
+        cat.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(schema, partition_keys=["dt", "hr"]), False)
+        t = cat.get_table("db.t")
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        cm = wb.new_commit()
+        w.write_arrow(pa.table({"id": [1, 2, 3], "name": ["a", "cc", "b"],
+                                "dt": ["2024-05-14"] * 3, "hr": [13] * 3}, schema=schema))
+        cm.commit(w.prepare_commit())
+        w.close()
+        cm.close()
+        mdir = os.path.join(wh, "db.db", "t", "manifest")
+        manifests = sorted(glob.glob(os.path.join(mdir, "manifest-*")))
+        entries = [m for m in manifests if not os.path.basename(m).startswith("manifest-list-")]
+        lists = [m for m in manifests if os.path.basename(m).startswith("manifest-list-")]
+        assert len(entries) == 1 and lists
+        shutil.copy(entries[0], os.path.join(OUT, "pypaimon_manifest.avro"))
+        # The delta list names the manifest; pick the non-empty one.
+        best = max(lists, key=os.path.getsize)
+        shutil.copy(best, os.path.join(OUT, "pypaimon_manifest_list.avro"))
+
+
 if __name__ == "__main__":
     main()
+    pypaimon_manifests()

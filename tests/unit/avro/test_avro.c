@@ -6,6 +6,7 @@
 #include "core/mem.h"
 #include "format/avro/avro.h"
 #include "io/fileio.h"
+#include "types/binrow.h"
 #include "test.h"
 
 static int read_fixture(const char *name, pm_buf *out)
@@ -569,6 +570,61 @@ static void test_corrupt(void)
 	pm_buf_dispose(&b);
 }
 
-TEST_MAIN(T(test_varint), T(test_fastavro_fixtures), T(test_multiblock_and_empty), T(test_open_via_fileio),
+static void check_partition(const pm_avro_value *v)
+{
+	pm_type *t[2] = {pm_type_new(PM_VARCHAR), pm_type_new(PM_INT)};
+	pm_binrow_datum d[2];
+	CHECK(v->kind == PM_AVRO_BYTES);
+	CHECK_OK(pm_binrow_decode(v->u.bytes.p, v->u.bytes.n, (const pm_type *const *)t, 2, 1, d, NULL));
+	CHECK(!d[0].is_null && d[0].bytes.n == 10 && memcmp(d[0].bytes.p, "2024-05-14", 10) == 0);
+	CHECK(!d[1].is_null && d[1].i == 13);
+	pm_type_free(t[0]);
+	pm_type_free(t[1]);
+}
+
+/* Manifest files written by pypaimon (gen_fixtures.py): a 3-row append into dt='2024-05-14', hr=13. */
+static void test_pypaimon_manifests(void)
+{
+	pm_buf b = PM_BUF_INIT;
+	pm_avro_reader *r = NULL;
+	const pm_avro_value *rec, *file;
+	pm_avro_projection p;
+	static const char *const want[] = {"_VERSION", "_KIND", "_PARTITION", "_FILE", "_NOT_IN_PYTHON"};
+	CHECK_OK(read_fixture("pypaimon_manifest.avro", &b));
+	CHECK_OK(pm_avro_reader_open_mem(b.data, b.len, &r));
+	if (r) {
+		CHECK_STR(pm_avro_reader_codec(r), "zstandard");
+		CHECK_OK(pm_avro_projection_init(&p, pm_avro_schema_root(pm_avro_reader_schema(r)), want, 5));
+		CHECK(pm_avro_reader_next(r, &rec) == 1);
+		CHECK(pm_avro_projection_get(&p, rec, 0)->u.i == 2);
+		CHECK(pm_avro_projection_get(&p, rec, 1)->u.i == 0);
+		check_partition(pm_avro_projection_get(&p, rec, 2));
+		file = pm_avro_projection_get(&p, rec, 3);
+		CHECK(file->kind == PM_AVRO_RECORD);
+		CHECK(pm_avro_value_get(file, "_ROW_COUNT")->u.l == 3);
+		CHECK(pm_avro_value_get(file, "_FILE_NAME")->u.bytes.n > 10);
+		CHECK(pm_avro_value_get(pm_avro_value_get(file, "_KEY_STATS"), "_MIN_VALUES")->u.bytes.n == 12);
+		CHECK(pm_avro_projection_get(&p, rec, 4)->kind == PM_AVRO_NULL);
+		CHECK(pm_avro_reader_next(r, &rec) == 0);
+		pm_avro_projection_dispose(&p);
+	}
+	pm_avro_reader_free(r);
+	pm_buf_dispose(&b);
+	r = NULL;
+	CHECK_OK(read_fixture("pypaimon_manifest_list.avro", &b));
+	CHECK_OK(pm_avro_reader_open_mem(b.data, b.len, &r));
+	if (r) {
+		CHECK(pm_avro_reader_next(r, &rec) == 1);
+		CHECK(pm_avro_value_get(rec, "_VERSION")->u.i == 2);
+		CHECK(pm_avro_value_get(rec, "_NUM_ADDED_FILES")->u.l == 1);
+		check_partition(pm_avro_value_get(pm_avro_value_get(rec, "_PARTITION_STATS"), "_MIN_VALUES"));
+		check_partition(pm_avro_value_get(pm_avro_value_get(rec, "_PARTITION_STATS"), "_MAX_VALUES"));
+		CHECK(pm_avro_reader_next(r, &rec) == 0);
+	}
+	pm_avro_reader_free(r);
+	pm_buf_dispose(&b);
+}
+
+TEST_MAIN(T(test_varint), T(test_pypaimon_manifests), T(test_fastavro_fixtures), T(test_multiblock_and_empty), T(test_open_via_fileio),
 	  T(test_projection), T(test_schema_parse), T(test_writer_roundtrip), T(test_writer_errors),
 	  T(test_writer_fileio), T(test_corrupt))
