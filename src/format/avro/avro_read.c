@@ -358,7 +358,7 @@ static int read_header(pm_avro_reader *r)
 	for (;;) {
 		int64_t cnt, i;
 		if ((rc = get_count(&d, &cnt, "metadata map")))
-			return hdr_err((size_t)(d.p - r->data), pm_err_code() ? "bad metadata map block" : "");
+			return hdr_err((size_t)(d.p - r->data), "bad metadata map block");
 		if (cnt == 0)
 			break;
 		for (i = 0; i < cnt; i++) {

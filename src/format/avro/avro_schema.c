@@ -118,9 +118,8 @@ static pm_avro_node *lookup(pm_avro_schema *s, const char *name, const char *ns)
 	return NULL;
 }
 
-/* Sets n->name from name/namespace; *ns_out = the namespace for children. */
-static int set_name(pm_avro_schema *s, pm_avro_node *n, json_t *j, const char *ns,
-		    const char **ns_out)
+/* Sets n->name (full name) from name/namespace and registers the type. */
+static int set_name(pm_avro_schema *s, pm_avro_node *n, json_t *j, const char *ns)
 {
 	const char *name = json_string_value(json_object_get(j, "name"));
 	const char *nsv = json_string_value(json_object_get(j, "namespace"));
@@ -149,11 +148,6 @@ static int set_name(pm_avro_schema *s, pm_avro_node *n, json_t *j, const char *n
 		s->named_cap = nc;
 	}
 	s->named[s->nnamed++] = n;
-	if (ns_out) {
-		const char *dot = strrchr(n->name, '.');
-		/* Namespace of the full name; stored after the name's own text. */
-		*ns_out = dot ? NULL : "";
-	}
 	return 0;
 }
 
@@ -220,7 +214,7 @@ static int parse_object(pm_avro_schema *s, json_t *j, const char *ns, int depth,
 			return pm_err(PAIMON_ECORRUPT, "avro schema: record without \"fields\" array");
 		if (!(n = node_new(s, PM_AVRO_RECORD)))
 			return PAIMON_ENOMEM;
-		if ((rc = set_name(s, n, j, ns, NULL)))
+		if ((rc = set_name(s, n, j, ns)))
 			return rc;
 		{
 			const char *dot = strrchr(n->name, '.');
@@ -263,7 +257,7 @@ static int parse_object(pm_avro_schema *s, json_t *j, const char *ns, int depth,
 			return pm_err(PAIMON_ECORRUPT, "avro schema: enum without \"symbols\"");
 		if (!(n = node_new(s, PM_AVRO_ENUM)))
 			return PAIMON_ENOMEM;
-		if ((rc = set_name(s, n, j, ns, NULL)))
+		if ((rc = set_name(s, n, j, ns)))
 			return rc;
 		ns2 = json_array_size(sym);
 		n->names = pm_calloc(ns2 ? ns2 : 1, sizeof *n->names);
@@ -287,7 +281,7 @@ static int parse_object(pm_avro_schema *s, json_t *j, const char *ns, int depth,
 		if (!(n = node_new(s, PM_AVRO_FIXED)))
 			return PAIMON_ENOMEM;
 		n->fixed_size = (size_t)json_integer_value(sz);
-		if ((rc = set_name(s, n, j, ns, NULL)))
+		if ((rc = set_name(s, n, j, ns)))
 			return rc;
 		*out = n;
 		return parse_logical(n, j);
