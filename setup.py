@@ -13,7 +13,7 @@ from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Same layer list as CMakeLists.txt (PAIMONC_LAYERS); missing directories are skipped.
-LAYERS = ["core", "io", "codec", "arrow", "format/json", "format/thrift", "format/parquet",
+LAYERS = ["core", "io", "codec", "arrow", "format/json", "format/thrift", "format/parquet", "format/avro",
           "types", "meta", "table", "api"]
 
 
