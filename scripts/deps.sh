@@ -35,7 +35,7 @@ need_python() {
     "$py" -m venv "$venv"
   fi
   local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "setuptools>=68" "wheel" "pandas" "fastavro")
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, pandas' 2>/dev/null; then
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, pandas, fastavro' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi
