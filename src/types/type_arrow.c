@@ -21,74 +21,18 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "arrow/arrow_builder.h"
 #include "paimonc/arrow_c.h"
 #include "types/type_internal.h"
 
 /* ---------------------------------------------------------------- to Arrow */
 
-/* Everything one ArrowSchema node owns; freed by its release callback. */
-typedef struct node {
-	char *format;
-	char *name;
-	char *metadata;
-	struct ArrowSchema **children;
-	int64_t n;
-} node;
-
-static void release_schema(struct ArrowSchema *s)
-{
-	node *pd;
-	int64_t i;
-	if (!s || !s->release)
-		return;
-	pd = s->private_data;
-	if (pd) {
-		for (i = 0; i < pd->n; i++) {
-			struct ArrowSchema *c = pd->children[i];
-			/* A consumer may have moved a child out, leaving release NULL. */
-			if (c && c->release)
-				c->release(c);
-			pm_free(c);
-		}
-		pm_free(pd->children);
-		pm_free(pd->format);
-		pm_free(pd->name);
-		pm_free(pd->metadata);
-		pm_free(pd);
-	}
-	s->release = NULL;
-	s->private_data = NULL;
-}
-
-/* Initialises *out as a releasable node with `nchildren` empty children;
- * from here on the caller only needs out->release on failure. */
+/* Initialises *out as a releasable node with `nchildren` empty children
+ * (arrow layer); from here on the caller only needs out->release on failure. */
 static int init_node(struct ArrowSchema *out, const char *format, const char *name, int nullable,
 	int64_t nchildren)
 {
-	node *pd;
-	int64_t i;
-	memset(out, 0, sizeof *out);
-	if (!(pd = pm_calloc(1, sizeof *pd)))
-		return PAIMON_ENOMEM;
-	out->private_data = pd;
-	out->release = release_schema;
-	out->flags = nullable ? ARROW_FLAG_NULLABLE : 0;
-	if (!(pd->format = pm_strdup(format)) || !(pd->name = pm_strdup(name ? name : "")))
-		return PAIMON_ENOMEM;
-	out->format = pd->format;
-	out->name = pd->name;
-	if (nchildren > 0) {
-		if (!(pd->children = pm_calloc((size_t)nchildren, sizeof *pd->children)))
-			return PAIMON_ENOMEM;
-		for (i = 0; i < nchildren; i++) {
-			if (!(pd->children[i] = pm_calloc(1, sizeof **pd->children)))
-				return PAIMON_ENOMEM;
-			pd->n = i + 1;
-		}
-		out->children = pd->children;
-		out->n_children = nchildren;
-	}
-	return 0;
+	return pm_aschema_init(out, format, name ? name : "", nullable ? ARROW_FLAG_NULLABLE : 0, nchildren);
 }
 
 static int unsupported_to(const pm_type *t, const char *name)
@@ -193,39 +137,14 @@ int pm_type_to_arrow(const pm_type *t, const char *name, struct ArrowSchema *out
 	return rc;
 }
 
-/* Arrow's metadata encoding: int32 count, then int32-length-prefixed key and
- * value bytes, native endianness. */
-static char *encode_description(const char *desc)
-{
-	int32_t n = 1, kl = 11, vl;
-	size_t dl = strlen(desc);
-	char *m, *p;
-	if (dl > (size_t)PM_MAX_LENGTH - 64) {
-		pm_err(PAIMON_EINVAL, "field description too long for Arrow metadata");
-		return NULL;
-	}
-	vl = (int32_t)dl;
-	if (!(m = pm_malloc(12 + 11 + dl)))
-		return NULL;
-	p = m;
-	memcpy(p, &n, 4), p += 4;
-	memcpy(p, &kl, 4), p += 4;
-	memcpy(p, "description", 11), p += 11;
-	memcpy(p, &vl, 4), p += 4;
-	memcpy(p, desc, dl);
-	return m;
-}
-
 int pm_field_to_arrow(const pm_field *f, struct ArrowSchema *out)
 {
 	int rc = build(f->type, f->name, f->type->nullable, out);
 	/* pypaimon from_paimon_field: a non-empty description becomes the
 	 * "description" metadata entry of the top-level field. */
 	if (!rc && f->description && *f->description) {
-		node *pd = out->private_data;
-		if (!(pd->metadata = encode_description(f->description)))
-			rc = pm_err_code() ? pm_err_code() : PAIMON_ENOMEM;
-		out->metadata = pd->metadata;
+		const char *key = "description", *val = f->description;
+		rc = pm_aschema_set_metadata(out, &key, &val, 1);
 	}
 	if (rc && out->release)
 		out->release(out);
@@ -446,30 +365,6 @@ int pm_type_from_arrow(const struct ArrowSchema *s, pm_type **out)
 	return from_arrow(s, 1, out);
 }
 
-/* Value of metadata key `key` (borrowed, not NUL-terminated), or NULL. */
-static const char *metadata_get(const char *m, const char *key, int32_t *vlen)
-{
-	int32_t n, i, kl, vl;
-	size_t klen = strlen(key);
-	if (!m)
-		return NULL;
-	memcpy(&n, m, 4), m += 4;
-	for (i = 0; i < n; i++) {
-		memcpy(&kl, m, 4), m += 4;
-		if (kl < 0)
-			return NULL;
-		memcpy(&vl, m + kl, 4);
-		if (vl < 0)
-			return NULL;
-		if ((size_t)kl == klen && memcmp(m, key, klen) == 0) {
-			*vlen = vl;
-			return m + kl + 4;
-		}
-		m += kl + 4 + vl;
-	}
-	return NULL;
-}
-
 int pm_field_from_arrow(const struct ArrowSchema *s, pm_field *out)
 {
 	const char *d;
@@ -486,7 +381,8 @@ int pm_field_from_arrow(const struct ArrowSchema *s, pm_field *out)
 	if ((rc = pm_type_from_arrow(s, &out->type)))
 		goto fail;
 	/* pypaimon to_paimon_field: the "description" metadata entry, if any. */
-	if ((d = metadata_get(s->metadata, "description", &dl)) != NULL) {
+	/* Malformed metadata reads as "no description", as before. */
+	if (pm_aschema_metadata_get(s->metadata, "description", &d, &dl) == 1) {
 		if (pm_type__utf8_prefix(d, (size_t)dl) != (size_t)dl) {
 			rc = pm_err(PAIMON_EINVAL, "Arrow field '%s' has a description that is not UTF-8", out->name);
 			goto fail;
