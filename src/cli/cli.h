@@ -158,6 +158,9 @@ void cli_table_dispose(cli_table *t);
 
 /* Prints one JSON document to stdout and releases it; NULL means OOM. */
 int cli_print_json(json_t *doc);
+/* Output of a listing built both ways: with --json (*arr set) prints and
+ * releases the array (*arr becomes NULL), else prints the table if it has rows. */
+int cli_emit_listing(json_t **arr, const cli_table *tab);
 /* json_array_append_new that reports failure (and releases v). */
 int cli_json_push(json_t *array, json_t *v);
 /* A JSON string or null. */

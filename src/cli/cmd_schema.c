@@ -74,14 +74,7 @@ static int schema_list(cli_ctx *ctx, int argc, char **argv)
 			}
 		}
 	}
-	if (arr) {
-		rc = cli_print_json(arr);
-		arr = NULL;
-	} else {
-		if (tab.nrows)
-			cli_table_print(&tab, 0, 1);
-		rc = CLI_EXIT_OK;
-	}
+	rc = cli_emit_listing(&arr, &tab);
 out:
 	json_decref(arr);
 	cli_table_dispose(&tab);

@@ -85,14 +85,7 @@ static int snapshot_list(cli_ctx *ctx, int argc, char **argv)
 		paimon_snapshot_free(s);
 		s = NULL;
 	}
-	if (arr) {
-		rc = cli_print_json(arr);
-		arr = NULL;
-	} else {
-		if (tab.nrows)
-			cli_table_print(&tab, 0, 1);
-		rc = CLI_EXIT_OK;
-	}
+	rc = cli_emit_listing(&arr, &tab);
 out:
 	if (s)
 		paimon_snapshot_free(s);

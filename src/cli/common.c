@@ -555,6 +555,18 @@ void cli_table_dispose(cli_table *t)
 	t->nrows = t->cap = 0;
 }
 
+int cli_emit_listing(json_t **arr, const cli_table *tab)
+{
+	json_t *doc = *arr;
+	if (doc) {
+		*arr = NULL;
+		return cli_print_json(doc);
+	}
+	if (tab->nrows)
+		cli_table_print(tab, 0, 1);
+	return CLI_EXIT_OK;
+}
+
 int cli_print_json(json_t *doc)
 {
 	int rc;
