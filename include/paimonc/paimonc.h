@@ -6,4 +6,5 @@
 #include "paimonc/catalog.h"
 #include "paimonc/parquet.h"
 #include "paimonc/parquet_writer.h"
+#include "paimonc/table.h"
 #endif

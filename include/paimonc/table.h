@@ -1,0 +1,211 @@
+/*
+ * paimonc/table.h - writing, committing, planning and reading append
+ * tables (pypaimon's batch write/read shapes, in C).
+ *
+ *   write:  paimon_table_write_new -> paimon_table_write_arrow (any number
+ *           of batches) -> paimon_table_write_prepare_commit -> messages
+ *   commit: paimon_table_commit_new -> [overwrite] -> paimon_table_commit_commit
+ *   read:   paimon_read_builder_new -> with_projection / with_filter /
+ *           with_limit / with_option -> paimon_read_builder_plan -> splits
+ *           -> paimon_read_builder_read(splits) -> ArrowArrayStream
+ *
+ * Commit messages and splits serialize to bytes so that a distributed job
+ * can write or read on many workers and commit on one.
+ *
+ * Conventions as in catalog.h: 0 or a negative paimon_error_code with
+ * paimon_error_message() set; objects returned through **out belong to the
+ * caller and are freed with their _free function.
+ */
+#ifndef PAIMONC_TABLE_H
+#define PAIMONC_TABLE_H
+
+#include "paimonc/common.h"
+#include "paimonc/arrow_c.h"
+#include "paimonc/catalog.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct paimon_table_write paimon_table_write;
+typedef struct paimon_commit_message paimon_commit_message;
+typedef struct paimon_table_commit paimon_table_commit;
+typedef struct paimon_predicate paimon_predicate;
+typedef struct paimon_read_builder paimon_read_builder;
+typedef struct paimon_plan paimon_plan;
+typedef struct paimon_split paimon_split;
+
+/* ------------------------------------------------------------------ write */
+
+/**
+ * A writer for table t (t must outlive it). opts (may be NULL) override
+ * table options for this write, e.g. "target-file-size", "file.compression",
+ * "metadata.stats-mode". Only append tables (no primary key) are supported
+ * (PAIMON_EUNSUPPORTED otherwise).
+ */
+PAIMON_EXTERN(int) paimon_table_write_new(paimon_table_write **out, paimon_table *t, const paimon_options *opts);
+/**
+ * Writes one batch: a struct array whose children are the table's columns
+ * by name (any order; missing nullable columns are written as nulls; extra
+ * columns are an error naming them). Arrow types must map to the column
+ * types as pypaimon maps them (also accepted: narrower ints/floats widen,
+ * utf8 <-> large_utf8, binary <-> large_binary, any timestamp unit). Rows
+ * are routed to their partition and bucket; files roll at target-file-size.
+ * The batch is not retained (the caller still releases it).
+ */
+PAIMON_EXTERN(int) paimon_table_write_arrow(paimon_table_write *w, const struct ArrowArray *batch,
+					    const struct ArrowSchema *schema);
+/** Writes every batch of the stream (the stream is released at the end). */
+PAIMON_EXTERN(int) paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStream *stream);
+/** Rows written so far. */
+PAIMON_EXTERN(int64_t) paimon_table_write_row_count(const paimon_table_write *w);
+/**
+ * Closes all open data files and returns what was written since the last
+ * call as one commit message (possibly empty). The writer stays usable.
+ */
+PAIMON_EXTERN(int) paimon_table_write_prepare_commit(paimon_table_write *w, paimon_commit_message **out);
+/** Frees; data files written but not yet returned by prepare_commit are deleted. */
+PAIMON_EXTERN(void) paimon_table_write_free(paimon_table_write *w);
+
+/** New data files in the message / rows in them. */
+PAIMON_EXTERN(size_t) paimon_commit_message_file_count(const paimon_commit_message *m);
+PAIMON_EXTERN(int64_t) paimon_commit_message_row_count(const paimon_commit_message *m);
+/** Bytes (versioned) for shipping to the committer. *bytes: paimon_free. */
+PAIMON_EXTERN(int) paimon_commit_message_serialize(const paimon_commit_message *m, void **bytes, size_t *len);
+PAIMON_EXTERN(int) paimon_commit_message_deserialize(paimon_commit_message **out, const void *bytes, size_t len);
+PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
+
+/* ----------------------------------------------------------------- commit */
+
+/**
+ * A committer for t. opts (may be NULL): "commit.user" (default: a random
+ * UUID), "commit.max-retries" (10), "commit.timeout" (ms, unlimited),
+ * "commit.min-retry-wait" / "commit.max-retry-wait" (ms, 10 / 10000).
+ */
+PAIMON_EXTERN(int) paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const paimon_options *opts);
+/**
+ * Makes the next commit an INSERT OVERWRITE: partition = NULL replaces
+ * the whole table; otherwise only the partition given as key -> value
+ * (canonical text, every partition key) is replaced.
+ */
+PAIMON_EXTERN(int) paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_options *partition);
+/**
+ * Commits the messages as one snapshot (kind APPEND, or OVERWRITE after
+ * set_overwrite) with the given identifier (INT64_MAX for batch jobs).
+ * Retries on lost races; an identical (commit user, identifier) already
+ * committed is not committed again. *snapshot_id (may be NULL) = the new
+ * snapshot id, or -1 when nothing was committed (no files and no
+ * overwrite). Files whose data vanished -> PAIMON_ENOTFOUND naming them,
+ * nothing committed.
+ */
+PAIMON_EXTERN(int) paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
+					      int64_t commit_identifier, int64_t *snapshot_id);
+/** Deletes the data files of messages that will not be committed. */
+PAIMON_EXTERN(int) paimon_table_commit_abort(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n);
+PAIMON_EXTERN(void) paimon_table_commit_free(paimon_table_commit *c);
+
+/* ------------------------------------------------------------- predicates */
+
+typedef enum paimon_predicate_op {
+	PAIMON_PRED_EQUAL = 0,
+	PAIMON_PRED_NOT_EQUAL,
+	PAIMON_PRED_LESS_THAN,
+	PAIMON_PRED_LESS_OR_EQUAL,
+	PAIMON_PRED_GREATER_THAN,
+	PAIMON_PRED_GREATER_OR_EQUAL,
+	PAIMON_PRED_IN,
+	PAIMON_PRED_NOT_IN,
+	PAIMON_PRED_IS_NULL,
+	PAIMON_PRED_IS_NOT_NULL,
+	PAIMON_PRED_STARTS_WITH,
+	PAIMON_PRED_ENDS_WITH,
+	PAIMON_PRED_CONTAINS
+} paimon_predicate_op;
+
+/**
+ * A leaf on column `column`. Literals are text in the canonical form of
+ * the column's type: integers and decimals as "-12.34", floats as strtod
+ * text, "true"/"false", DATE "2024-05-14", TIME "01:02:03.5", TIMESTAMP
+ * "2024-05-14 01:02:03.123456", strings and bytes as they are (lens[i]
+ * bytes; lens may be NULL for NUL-terminated text). One literal for
+ * comparisons and string ops, none for IS (NOT) NULL, any number for
+ * (NOT) IN (a NULL literal pointer is SQL NULL). Checked when used
+ * against a table (PAIMON_EINVAL naming the column or literal).
+ */
+PAIMON_EXTERN(int) paimon_predicate_leaf(paimon_predicate **out, const char *column, paimon_predicate_op op,
+					 const char *const *literals, const size_t *lens, size_t n);
+/** AND / OR of n >= 1 predicates; takes ownership of them (also on failure). */
+PAIMON_EXTERN(int) paimon_predicate_and(paimon_predicate **out, paimon_predicate **kids, size_t n);
+PAIMON_EXTERN(int) paimon_predicate_or(paimon_predicate **out, paimon_predicate **kids, size_t n);
+/** NOT p; takes ownership of p (also on failure). */
+PAIMON_EXTERN(int) paimon_predicate_not(paimon_predicate **out, paimon_predicate *p);
+/** SQL-like text: "a > 3 AND (s = 'x' OR d IS NULL) AND c IN (1, 2)", LIKE 'pre%', BETWEEN. */
+PAIMON_EXTERN(int) paimon_predicate_parse(paimon_predicate **out, const char *text);
+/** The same syntax back. *out: paimon_free. */
+PAIMON_EXTERN(int) paimon_predicate_to_string(const paimon_predicate *p, char **out);
+PAIMON_EXTERN(int) paimon_predicate_serialize(const paimon_predicate *p, void **bytes, size_t *len);
+PAIMON_EXTERN(int) paimon_predicate_deserialize(paimon_predicate **out, const void *bytes, size_t len);
+PAIMON_EXTERN(void) paimon_predicate_free(paimon_predicate *p);
+
+/* ------------------------------------------------------------------- read */
+
+/** A read builder over t (t must outlive it and everything made from it). */
+PAIMON_EXTERN(int) paimon_read_builder_new(paimon_read_builder **out, paimon_table *t);
+/** Columns to read, by name, in this order (NULL/0: all). */
+PAIMON_EXTERN(int) paimon_read_builder_with_projection(paimon_read_builder *rb, const char *const *columns, size_t n);
+/** Rows must satisfy p (copied): used to prune partitions, files, row
+ * groups and pages, then applied exactly to every row. */
+PAIMON_EXTERN(int) paimon_read_builder_with_filter(paimon_read_builder *rb, const paimon_predicate *p);
+/** At most `limit` rows in total (< 0: no limit). */
+PAIMON_EXTERN(int) paimon_read_builder_with_limit(paimon_read_builder *rb, int64_t limit);
+/**
+ * Scan options: "scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis",
+ * "scan.timestamp" ('yyyy-MM-dd HH:mm:ss[.SSS]', local time),
+ * "source.split.target-size" (default 128 MiB), "source.split.open-file-cost"
+ * (4 MiB), "read.batch-size" (rows per Arrow batch, default 65536).
+ * At most one of the scan.* time-travel options.
+ */
+PAIMON_EXTERN(int) paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, const char *value);
+/** Arrow struct schema of what the reads produce. */
+PAIMON_EXTERN(int) paimon_read_builder_read_schema(paimon_read_builder *rb, struct ArrowSchema *out);
+
+/**
+ * Plans the scan: resolves the snapshot, reads the manifests, prunes by
+ * partition and statistics and groups the files into splits. A table
+ * without snapshots has an empty plan.
+ */
+PAIMON_EXTERN(int) paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out);
+/** Snapshot the plan reads (-1 when the table has none). */
+PAIMON_EXTERN(int64_t) paimon_plan_snapshot_id(const paimon_plan *p);
+PAIMON_EXTERN(size_t) paimon_plan_split_count(const paimon_plan *p);
+/** Borrowed; lives as long as the plan. */
+PAIMON_EXTERN(const paimon_split *) paimon_plan_split(const paimon_plan *p, size_t i);
+/** Files the plan's snapshot holds / files left after pruning. */
+PAIMON_EXTERN(int64_t) paimon_plan_files_total(const paimon_plan *p);
+PAIMON_EXTERN(int64_t) paimon_plan_files_selected(const paimon_plan *p);
+PAIMON_EXTERN(void) paimon_plan_free(paimon_plan *p);
+
+PAIMON_EXTERN(int64_t) paimon_split_row_count(const paimon_split *s);
+PAIMON_EXTERN(size_t) paimon_split_file_count(const paimon_split *s);
+/** Bytes (versioned) for shipping to a reader. *bytes: paimon_free. */
+PAIMON_EXTERN(int) paimon_split_serialize(const paimon_split *s, void **bytes, size_t *len);
+PAIMON_EXTERN(int) paimon_split_deserialize(paimon_split **out, const void *bytes, size_t len);
+/** Frees a deserialized split (never one borrowed from a plan). */
+PAIMON_EXTERN(void) paimon_split_free(paimon_split *s);
+
+/**
+ * Reads the splits as one stream of batches with the builder's projection,
+ * filter and limit; files written under older schemas are mapped to the
+ * current one (renamed, added, dropped and widened columns). The splits
+ * are copied: they may be freed once this returns. Errors during the
+ * stream (a missing or corrupt data file) come from get_next, naming the
+ * file.
+ */
+PAIMON_EXTERN(int) paimon_read_builder_read(paimon_read_builder *rb, const paimon_split *const *splits, size_t n,
+					    struct ArrowArrayStream *out);
+PAIMON_EXTERN(void) paimon_read_builder_free(paimon_read_builder *rb);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
