@@ -1,5 +1,4 @@
 /* core/uuid.c - v4 UUIDs, random numbers and clocks. */
-#define _GNU_SOURCE
 #include "core/uuid.h"
 
 #include <errno.h>
