@@ -480,6 +480,15 @@ static void table_dealloc(TableObject *o)
 	PyObject_Free(o);
 }
 
+paimon_table *pm_py_table_handle(PyObject *o)
+{
+	if (!PyObject_TypeCheck(o, &TableType) || ((TableObject *)o)->t == NULL) {
+		PyErr_Format(PyExc_TypeError, "expected a paimonc._native.Table, not %.100s", Py_TYPE(o)->tp_name);
+		return NULL;
+	}
+	return ((TableObject *)o)->t;
+}
+
 static PyObject *table_identifier(TableObject *o, PyObject *unused)
 {
 	return str_or_none(paimon_table_identifier(o->t));
@@ -1380,7 +1389,7 @@ PyMODINIT_FUNC PyInit__native(void)
 		Py_DECREF(&SchemaType);
 		goto fail;
 	}
-	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0)
+	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0 || pm_py_add_table_api(m) < 0)
 		goto fail;
 	return m;
 fail:

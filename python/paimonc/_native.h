@@ -15,5 +15,11 @@ PyObject *pm_py_raise_last(int rc);
 /* Area initialisers, called from PyInit__native; return 0 or -1 with an exception. */
 int pm_py_add_parquet_reader(PyObject *m); /* _pq_read.c: paimonc.parquet reading */
 int pm_py_add_parquet_writer(PyObject *m); /* _pq_write.c: paimonc.parquet writing */
+int pm_py_add_table_api(PyObject *m);      /* _table.c: write, commit, predicates, read */
+
+struct paimon_table;
+/* The paimon_table of a _native.Table (borrowed, lives as long as the object);
+ * NULL with TypeError for anything else. */
+struct paimon_table *pm_py_table_handle(PyObject *o);
 
 #endif
