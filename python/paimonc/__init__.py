@@ -21,6 +21,10 @@ _native._register_errors(_code_map(_native), PaimonError)
 
 from .catalog import Catalog, CatalogFactory, Database, Identifier, Snapshot, Table  # noqa: E402
 from .schema import Move, MoveType, Schema, SchemaChange, TableSchema  # noqa: E402
+from .predicate import Predicate, PredicateBuilder  # noqa: E402
+from .read import Plan, ReadBuilder, Split, TableRead, TableScan  # noqa: E402
+from .write import (BatchTableCommit, BatchTableWrite, BatchWriteBuilder, CommitMessage,  # noqa: E402
+                    StreamTableCommit, StreamTableWrite, StreamWriteBuilder)
 from .types import (ArrayType, AtomicType, DataField, DataType, MapType, MultisetType,  # noqa: E402
                     RowType, VectorType)
 
@@ -38,4 +42,7 @@ __all__ = [
     "DataType", "AtomicType", "ArrayType", "MultisetType", "MapType", "RowType", "VectorType", "DataField",
     "PaimonError", "NotFoundError", "AlreadyExistsError", "InvalidArgumentError", "CorruptFileError",
     "UnsupportedError", "ConflictError", "FileIOError", "library_version",
+    "BatchWriteBuilder", "BatchTableWrite", "BatchTableCommit", "StreamWriteBuilder", "StreamTableWrite",
+    "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead",
+    "Predicate", "PredicateBuilder",
 ]

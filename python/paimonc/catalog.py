@@ -5,6 +5,7 @@ import json
 from . import _native
 from .errors import InvalidArgumentError, NotFoundError
 from .schema import Schema, TableSchema
+from .table import TableApiMixin
 
 __all__ = ["CatalogFactory", "Catalog", "Table", "Snapshot", "Identifier", "Database"]
 
@@ -197,8 +198,9 @@ def _snapshot_or_none(d):
     return Snapshot(d) if d is not None else None
 
 
-class Table:
-    """A table as loaded by Catalog.get_table (schema fixed at load time)."""
+class Table(TableApiMixin):
+    """A table as loaded by Catalog.get_table (schema fixed at load time); the
+    write/read builders and copy() come from paimonc.table.TableApiMixin."""
 
     def __init__(self, native):
         self._t = native

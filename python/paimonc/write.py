@@ -1,0 +1,253 @@
+"""Batch (and stream) write and commit with pypaimon's names.
+
+::
+
+    wb = table.new_batch_write_builder()        # .overwrite({"dt": "2024-01-01"})
+    with wb.new_write() as w, wb.new_commit() as c:
+        w.write_arrow(pa_table)                 # or write_arrow_batch / write_pandas
+        c.commit(w.prepare_commit())
+
+Commit messages pickle (libpaimonc's versioned bytes), so many workers can
+write and one process commit.
+"""
+
+import uuid
+
+from . import _native
+from .predicate import literal_text
+
+__all__ = ["BATCH_COMMIT_IDENTIFIER", "CommitMessage", "WriteBuilder", "BatchWriteBuilder", "StreamWriteBuilder",
+           "TableWrite", "BatchTableWrite", "StreamTableWrite", "TableCommit", "BatchTableCommit",
+           "StreamTableCommit"]
+
+BATCH_COMMIT_IDENTIFIER = 0x7FFFFFFFFFFFFFFF
+
+
+class CommitMessage:
+    """The data files one write produced (opaque; pickles)."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, native):
+        self._m = native
+
+    @property
+    def file_count(self):
+        return self._m.file_count()
+
+    @property
+    def row_count(self):
+        return self._m.row_count()
+
+    def is_empty(self):
+        return self._m.file_count() == 0
+
+    def serialize(self):
+        return self._m.serialize()
+
+    @staticmethod
+    def deserialize(data):
+        return CommitMessage(_native.commit_message_deserialize(bytes(data)))
+
+    def __reduce__(self):
+        return (CommitMessage.deserialize, (self._m.serialize(),))
+
+    def __repr__(self):
+        return "CommitMessage(files={}, rows={})".format(self.file_count, self.row_count)
+
+
+def _native_messages(messages):
+    out = []
+    for m in messages:
+        if not isinstance(m, CommitMessage):
+            raise TypeError("commit messages must be paimonc CommitMessage objects, not {!r}".format(type(m)))
+        out.append(m._m)
+    return out
+
+
+def _options_with_prefix(table, prefixes, exclude=()):
+    dyn = getattr(table, "_dynamic_options", None) or {}
+    return {k: v for k, v in dyn.items()
+            if any(k.startswith(p) for p in prefixes) and not any(k.startswith(e) for e in exclude)}
+
+
+class WriteBuilder:
+    def __init__(self, table):
+        self.table = table
+        self.commit_user = self._create_commit_user()
+        self.static_partition = None
+
+    def _create_commit_user(self):
+        prefix = self.table.options.get("commit.user-prefix")
+        return "{}_{}".format(prefix, uuid.uuid4()) if prefix else str(uuid.uuid4())
+
+    def _with_commit_user(self, commit_user):
+        self.commit_user = commit_user
+        return self
+
+
+class BatchWriteBuilder(WriteBuilder):
+    def overwrite(self, static_partition=None):
+        """INSERT OVERWRITE: the whole table (None / {}) or the given partition."""
+        self.static_partition = dict(static_partition) if static_partition is not None else {}
+        return self
+
+    def new_write(self):
+        return BatchTableWrite(self.table, self.commit_user, self.static_partition)
+
+    def new_commit(self):
+        return BatchTableCommit(self.table, self.commit_user, self.static_partition)
+
+
+class StreamWriteBuilder(WriteBuilder):
+    def new_write(self):
+        return StreamTableWrite(self.table, self.commit_user)
+
+    def new_commit(self):
+        return StreamTableCommit(self.table, self.commit_user)
+
+
+class TableWrite:
+    def __init__(self, table, commit_user, static_partition=None):
+        self.table = table
+        self.commit_user = commit_user
+        self.static_partition = static_partition
+        # Dynamic options (table.copy) other than scan/commit ones tune the write.
+        opts = {k: v for k, v in (getattr(table, "_dynamic_options", None) or {}).items()
+                if not k.startswith(("scan.", "commit.", "source.", "read."))}
+        self._w = _native.table_write_new(table._t, opts or None)
+
+    def write_arrow(self, data):
+        """Writes a pyarrow Table / RecordBatch / RecordBatchReader, or anything
+        exporting the Arrow PyCapsule interface (zero copy)."""
+        if hasattr(data, "__arrow_c_array__") and not hasattr(data, "to_batches"):
+            schema_cap, array_cap = data.__arrow_c_array__()
+            self._w.write_batch(schema_cap, array_cap)
+        elif hasattr(data, "__arrow_c_stream__"):
+            self._w.write_stream(data.__arrow_c_stream__())
+        elif hasattr(data, "__arrow_c_array__"):
+            schema_cap, array_cap = data.__arrow_c_array__()
+            self._w.write_batch(schema_cap, array_cap)
+        else:
+            raise TypeError("write_arrow expects Arrow data (pyarrow Table/RecordBatch or an object with "
+                            "__arrow_c_stream__ / __arrow_c_array__), not {}".format(type(data).__name__))
+
+    def write_arrow_batch(self, data):
+        self.write_arrow(data)
+
+    def write_pandas(self, dataframe):
+        import pyarrow as pa
+        schema = self.table.to_arrow_schema()
+        batch = pa.RecordBatch.from_pandas(dataframe, schema=schema, preserve_index=False)
+        self.write_arrow(batch)
+
+    @property
+    def row_count(self):
+        """Rows written so far (paimonc extension)."""
+        return self._w.row_count()
+
+    def _prepare(self):
+        m = CommitMessage(self._w.prepare_commit())
+        return [] if m.is_empty() else [m]
+
+    def close(self):
+        """Closes the writer; files not returned by prepare_commit are deleted."""
+        self._w.close()
+
+    def abort(self):
+        self._w.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class BatchTableWrite(TableWrite):
+    def __init__(self, table, commit_user, static_partition=None):
+        super().__init__(table, commit_user, static_partition)
+        self.batch_committed = False
+
+    def prepare_commit(self):
+        if self.batch_committed:
+            raise RuntimeError("BatchTableWrite only supports one-time committing.")
+        self.batch_committed = True
+        return self._prepare()
+
+
+class StreamTableWrite(TableWrite):
+    def prepare_commit(self, commit_identifier):
+        return self._prepare()
+
+
+def _partition_spec(static_partition):
+    spec = {}
+    for k, v in static_partition.items():
+        text = literal_text(v, k)
+        spec[str(k)] = text.decode("utf-8", "surrogateescape") if text is not None else None
+    return spec
+
+
+class TableCommit:
+    def __init__(self, table, commit_user, static_partition=None):
+        self.table = table
+        self.commit_user = commit_user
+        self.overwrite_partition = static_partition
+        opts = _options_with_prefix(table, ("commit.",))
+        opts["commit.user"] = commit_user
+        self._c = _native.table_commit_new(table._t, opts)
+        self.last_snapshot_id = None
+
+    def _commit(self, commit_messages, commit_identifier):
+        natives = _native_messages(commit_messages)
+        if self.overwrite_partition is not None:
+            self._c.set_overwrite(_partition_spec(self.overwrite_partition) or None)
+        sid = self._c.commit(natives, int(commit_identifier))
+        self.last_snapshot_id = sid if sid >= 0 else None
+        return self.last_snapshot_id
+
+    def abort(self, commit_messages):
+        """Deletes the data files of messages that will not be committed."""
+        self._c.abort(_native_messages(commit_messages))
+
+    def close(self):
+        self._c.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class BatchTableCommit(TableCommit):
+    def __init__(self, table, commit_user, static_partition=None):
+        super().__init__(table, commit_user, static_partition)
+        self.batch_committed = False
+
+    def commit(self, commit_messages, commit_identifier=BATCH_COMMIT_IDENTIFIER):
+        """Commits once as one snapshot; returns its id (None if nothing was committed)."""
+        self._check_committed()
+        return self._commit(commit_messages, commit_identifier)
+
+    def truncate_table(self):
+        """Removes every row (an OVERWRITE snapshot with no files)."""
+        self._check_committed()
+        self._c.set_overwrite(None)
+        sid = self._c.commit([], BATCH_COMMIT_IDENTIFIER)
+        self.last_snapshot_id = sid if sid >= 0 else None
+        return self.last_snapshot_id
+
+    def _check_committed(self):
+        if self.batch_committed:
+            raise RuntimeError("BatchTableCommit only supports one-time committing.")
+        self.batch_committed = True
+
+
+class StreamTableCommit(TableCommit):
+    def __init__(self, table, commit_user):
+        super().__init__(table, commit_user, None)
+
+    def commit(self, commit_messages, commit_identifier):
+        return self._commit(commit_messages, commit_identifier)

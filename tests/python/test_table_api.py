@@ -1,0 +1,534 @@
+"""Tests of paimonc's pypaimon-shaped write / commit / read API (paimonc.write,
+paimonc.read, paimonc.predicate over include/paimonc/table.h)."""
+
+import datetime as dt
+import decimal
+import multiprocessing
+import os
+import pickle
+import random
+import threading
+import time
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pc = pytest.importorskip("pyarrow.compute")
+
+import paimonc  # noqa: E402
+from paimonc import (CatalogFactory, CommitMessage, InvalidArgumentError, NotFoundError, PaimonError,  # noqa: E402
+                     Predicate, Schema, Split)
+
+UTC = dt.timezone.utc
+
+ALL_TYPES = pa.schema([
+    pa.field("id", pa.int64(), nullable=False),
+    pa.field("i8", pa.int8()),
+    pa.field("i16", pa.int16()),
+    pa.field("i32", pa.int32()),
+    pa.field("f32", pa.float32()),
+    pa.field("f64", pa.float64()),
+    pa.field("b", pa.bool_()),
+    pa.field("s", pa.string()),
+    pa.field("bin", pa.binary()),
+    pa.field("dec", pa.decimal128(10, 2)),
+    pa.field("d", pa.date32()),
+    pa.field("ts", pa.timestamp("us")),
+    pa.field("ts_ltz", pa.timestamp("us", tz="UTC")),
+    pa.field("ts_ms", pa.timestamp("ms")),
+])
+
+
+def make_rows(n, seed=7, start=0):
+    """Deterministic rows for ALL_TYPES with ~10% nulls in every nullable column."""
+    rnd = random.Random(seed)
+
+    def maybe(v):
+        return None if rnd.random() < 0.1 else v
+
+    base = dt.datetime(2024, 5, 14, 1, 2, 3)
+    cols = {f.name: [] for f in ALL_TYPES}
+    for k in range(start, start + n):
+        cols["id"].append(k)
+        cols["i8"].append(maybe(rnd.randint(-128, 127)))
+        cols["i16"].append(maybe(rnd.randint(-32768, 32767)))
+        cols["i32"].append(maybe(rnd.randint(-2**31, 2**31 - 1)))
+        cols["f32"].append(maybe(float(rnd.randint(-1000, 1000)) / 4))
+        cols["f64"].append(maybe(rnd.uniform(-1e6, 1e6)))
+        cols["b"].append(maybe(rnd.random() < 0.5))
+        cols["s"].append(maybe(rnd.choice(["apple", "banana", "cherry", "", "äpfel", "band"]) + str(k % 7)))
+        cols["bin"].append(maybe(bytes(rnd.randrange(256) for _ in range(rnd.randint(0, 6)))))
+        cols["dec"].append(maybe(decimal.Decimal(rnd.randint(-10**8, 10**8)).scaleb(-2)))
+        cols["d"].append(maybe(dt.date(2020, 1, 1) + dt.timedelta(days=rnd.randint(0, 2000))))
+        cols["ts"].append(maybe(base + dt.timedelta(microseconds=rnd.randint(-10**12, 10**12))))
+        cols["ts_ltz"].append(maybe((base + dt.timedelta(seconds=rnd.randint(0, 10**7))).replace(tzinfo=UTC)))
+        cols["ts_ms"].append(maybe(base + dt.timedelta(milliseconds=rnd.randint(0, 10**9))))
+    return pa.table(cols, schema=ALL_TYPES)
+
+
+@pytest.fixture
+def catalog(tmp_path):
+    c = CatalogFactory.create({"warehouse": str(tmp_path / "wh")})
+    c.create_database("db")
+    return c
+
+
+def create(catalog, name, schema, **kw):
+    catalog.create_table("db." + name, Schema.from_pyarrow_schema(schema, **kw))
+    return catalog.get_table("db." + name)
+
+
+def write(table, data, overwrite=None):
+    wb = table.new_batch_write_builder()
+    if overwrite is not None:
+        wb.overwrite(overwrite)
+    with wb.new_write() as w, wb.new_commit() as c:
+        if isinstance(data, (list, tuple)):
+            for d in data:
+                w.write_arrow(d)
+        else:
+            w.write_arrow(data)
+        return c.commit(w.prepare_commit())
+
+
+def read(table, predicate=None, projection=None, limit=None):
+    rb = table.new_read_builder()
+    if predicate is not None:
+        rb = rb.with_filter(predicate)
+    if projection is not None:
+        rb = rb.with_projection(projection)
+    if limit is not None:
+        rb = rb.with_limit(limit)
+    splits = rb.new_scan().plan().splits()
+    return rb.new_read().to_arrow(splits)
+
+
+def sort_by_id(t):
+    return t.sort_by("id") if "id" in t.column_names else t
+
+
+def assert_same(actual, expected):
+    actual = sort_by_id(actual)
+    expected = sort_by_id(expected)
+    assert actual.column_names == expected.column_names
+    for name in expected.column_names:
+        a = actual.column(name).to_pylist()
+        e = expected.column(name).cast(actual.schema.field(name).type).to_pylist()
+        assert a == e, name
+
+
+# ------------------------------------------------------------ round trips
+
+@pytest.fixture
+def all_types_table(catalog):
+    t = create(catalog, "all", ALL_TYPES)
+    data = make_rows(500)
+    write(t, data)
+    return t, data
+
+
+def test_roundtrip_every_type_with_nulls(all_types_table):
+    t, data = all_types_table
+    out = read(t)
+    assert out.num_rows == 500
+    assert out.column_names == ALL_TYPES.names
+    assert_same(out, data)
+    assert out.column("s").null_count == data.column("s").null_count
+
+
+def test_read_type_and_schema(all_types_table):
+    t, _ = all_types_table
+    rb = t.new_read_builder().with_projection(["s", "id", "nope"])
+    assert [f.name for f in rb.read_type()] == ["s", "id"]
+    assert rb.read_arrow_schema().names == ["s", "id"]
+
+
+def test_empty_table_reads_empty(catalog):
+    t = create(catalog, "empty", ALL_TYPES)
+    plan = t.new_read_builder().new_scan().plan()
+    assert plan.splits() == [] and plan.snapshot_id is None
+    out = t.new_read_builder().new_read().to_arrow([])
+    assert out.num_rows == 0
+
+
+def test_batches_pandas_and_capsule_inputs(catalog):
+    t = create(catalog, "inputs", pa.schema([pa.field("id", pa.int64(), nullable=False), ("s", pa.string())]))
+    data = pa.table({"id": list(range(30)), "s": [str(i) for i in range(30)]}, schema=t.to_arrow_schema())
+    wb = t.new_batch_write_builder()
+    with wb.new_write() as w, wb.new_commit() as c:
+        w.write_arrow_batch(data.slice(0, 10).to_batches()[0])       # RecordBatch
+        w.write_pandas(data.slice(10, 10).to_pandas())                 # pandas
+
+        class OnlyStream:                                              # PyCapsule stream interface
+            def __arrow_c_stream__(self, requested_schema=None):
+                return data.slice(20, 5).__arrow_c_stream__()
+
+        class OnlyArray:                                               # PyCapsule array interface
+            def __arrow_c_array__(self, requested_schema=None):
+                return data.slice(25, 5).to_batches()[0].__arrow_c_array__()
+
+        w.write_arrow(OnlyStream())
+        w.write_arrow(OnlyArray())
+        assert w.row_count == 30
+        msgs = w.prepare_commit()
+        assert sum(m.row_count for m in msgs) == 30
+        sid = c.commit(msgs)
+    assert sid == 1
+    assert_same(read(t), data)
+    df = t.new_read_builder().new_read().to_pandas(t.new_read_builder().new_scan().plan().splits())
+    assert sorted(df["id"].tolist()) == list(range(30))
+
+
+def test_partitioned_roundtrip_and_pruning(catalog):
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), ("v", pa.float64()),
+                        pa.field("dt", pa.string(), nullable=False), pa.field("h", pa.int32(), nullable=False)])
+    t = create(catalog, "parts", schema, partition_keys=["dt", "h"])
+    rows = {"id": list(range(90)), "v": [i * 0.5 for i in range(90)],
+            "dt": ["2024-01-0%d" % (1 + i % 3) for i in range(90)], "h": [i % 2 for i in range(90)]}
+    data = pa.table(rows, schema=schema)
+    write(t, data)
+    assert_same(read(t), data)
+    pb = t.new_read_builder().new_predicate_builder()
+    rb = t.new_read_builder().with_filter(pb.and_predicates([pb.equal("dt", "2024-01-02"), pb.equal("h", 1)]))
+    plan = rb.new_scan().plan()
+    assert plan.files_selected < plan.files_total
+    out = rb.new_read().to_arrow(plan.splits())
+    exp = data.filter(pc.and_(pc.equal(data["dt"], "2024-01-02"), pc.equal(data["h"], 1)))
+    assert_same(out, exp)
+
+
+# -------------------------------------------------- snapshots, overwrite
+
+def test_commits_snapshots_and_time_travel(catalog):
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), ("s", pa.string())])
+    t = create(catalog, "tt", schema)
+    a = pa.table({"id": [1, 2], "s": ["a", "b"]}, schema=schema)
+    b = pa.table({"id": [3], "s": ["c"]}, schema=schema)
+    assert write(t, a) == 1
+    assert write(t, b) == 2
+    snap = t.latest_snapshot()
+    assert snap.id == 2 and snap.commit_kind == "APPEND" and snap.total_record_count == 3
+    assert snap.commit_identifier == paimonc.write.BATCH_COMMIT_IDENTIFIER
+    assert read(t).num_rows == 3
+    assert_same(read(t.copy({"scan.snapshot-id": "1"})), a)
+    t.create_tag("first", 1)
+    assert_same(read(t.copy({"scan.tag-name": "first"})), a)
+    t1 = t.copy({"scan.snapshot-id": 1})
+    assert t1.options["scan.snapshot-id"] == "1"
+    assert "scan.snapshot-id" not in t1.copy({"scan.snapshot-id": None}).options
+    assert read(t1.copy({"scan.snapshot-id": None})).num_rows == 3
+    with pytest.raises(PaimonError):
+        read(t.copy({"scan.snapshot-id": "99"}))
+    with pytest.raises(InvalidArgumentError):
+        t.copy({"bucket": "4"})
+
+
+def test_empty_commit_makes_no_snapshot(catalog):
+    t = create(catalog, "emptycommit", pa.schema([("id", pa.int64())]))
+    wb = t.new_batch_write_builder()
+    with wb.new_write() as w, wb.new_commit() as c:
+        assert w.prepare_commit() == []
+        assert c.commit([]) is None
+    assert t.latest_snapshot() is None
+
+
+def test_overwrite_table_and_partition(catalog):
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("dt", pa.string(), nullable=False)])
+    t = create(catalog, "ow", schema, partition_keys=["dt"])
+    write(t, pa.table({"id": [1, 2, 3, 4], "dt": ["a", "a", "b", "b"]}, schema=schema))
+    # static partition: only dt=a is replaced
+    write(t, pa.table({"id": [10], "dt": ["a"]}, schema=schema), overwrite={"dt": "a"})
+    assert sorted(read(t).column("id").to_pylist()) == [3, 4, 10]
+    assert t.latest_snapshot().commit_kind == "OVERWRITE"
+    # whole table
+    write(t, pa.table({"id": [7], "dt": ["c"]}, schema=schema), overwrite={})
+    assert read(t).column("id").to_pylist() == [7]
+    # truncate
+    wb = t.new_batch_write_builder()
+    with wb.new_commit() as c:
+        c.truncate_table()
+    assert read(t).num_rows == 0
+
+
+def test_one_time_prepare_and_commit(catalog):
+    t = create(catalog, "once", pa.schema([("id", pa.int64())]))
+    wb = t.new_batch_write_builder()
+    w, c = wb.new_write(), wb.new_commit()
+    w.write_arrow(pa.table({"id": [1]}))
+    msgs = w.prepare_commit()
+    with pytest.raises(RuntimeError):
+        w.prepare_commit()
+    c.commit(msgs)
+    with pytest.raises(RuntimeError):
+        c.commit(msgs)
+    w.close()
+    c.close()
+    w.close()  # idempotent
+    with pytest.raises(RuntimeError):
+        w.write_arrow(pa.table({"id": [1]}))
+
+
+def test_abort_deletes_files(catalog):
+    t = create(catalog, "abort", pa.schema([("id", pa.int64())]))
+    wb = t.new_batch_write_builder()
+    with wb.new_write() as w, wb.new_commit() as c:
+        w.write_arrow(pa.table({"id": list(range(10))}))
+        msgs = w.prepare_commit()
+        files = [os.path.join(r, f) for r, _, fs in os.walk(t.table_path) for f in fs if f.startswith("data-")]
+        assert files
+        c.abort(msgs)
+        assert not any(os.path.exists(f) for f in files)
+    assert t.latest_snapshot() is None
+
+
+def test_stream_write_commit(catalog):
+    t = create(catalog, "stream", pa.schema([("id", pa.int64())]))
+    wb = t.new_stream_write_builder()
+    with wb.new_write() as w, wb.new_commit() as c:
+        for ident in (1, 2):
+            w.write_arrow(pa.table({"id": [ident]}))
+            c.commit(w.prepare_commit(ident), ident)
+    assert t.latest_snapshot().id == 2
+    assert t.latest_snapshot().commit_identifier == 2
+    assert sorted(read(t).column("id").to_pylist()) == [1, 2]
+
+
+# ---------------------------------------------------------------- filters
+
+def _filter_cases(pb, data):
+    """(predicate, expected pyarrow mask) pairs covering every operator."""
+    c = data.column
+    d0 = dt.date(2022, 6, 1)
+    ts0 = dt.datetime(2024, 5, 14, 1, 2, 3)
+    return [
+        (pb.equal("i32", c("i32")[3].as_py()), pc.equal(c("i32"), c("i32")[3])),
+        (pb.not_equal("b", True), pc.not_equal(c("b"), True)),
+        (pb.less_than("f64", 0.0), pc.less(c("f64"), 0.0)),
+        (pb.less_or_equal("i8", -5), pc.less_equal(c("i8"), -5)),
+        (pb.greater_than("dec", decimal.Decimal("1234.5")), pc.greater(c("dec"), pa.scalar(decimal.Decimal("1234.50"), pa.decimal128(10, 2)))),
+        (pb.greater_or_equal("d", d0), pc.greater_equal(c("d"), pa.scalar(d0))),
+        (pb.less_than("ts", ts0), pc.less(c("ts"), pa.scalar(ts0, pa.timestamp("us")))),
+        (pb.greater_than("ts_ltz", dt.datetime(2024, 6, 1, tzinfo=UTC)),
+         pc.greater(c("ts_ltz"), pa.scalar(dt.datetime(2024, 6, 1, tzinfo=UTC), pa.timestamp("us", tz="UTC")))),
+        (pb.is_null("s"), pc.is_null(c("s"))),
+        (pb.is_not_null("dec"), pc.is_valid(c("dec"))),
+        (pb.is_in("s", ["apple1", "band3", "cherry0"]), pc.is_in(c("s"), pa.array(["apple1", "band3", "cherry0"]))),
+        (pb.is_not_in("i16", [c("i16")[0].as_py(), c("i16")[1].as_py()]),
+         pc.and_(pc.is_valid(c("i16")), pc.invert(pc.is_in(c("i16"), pa.array([c("i16")[0].as_py(), c("i16")[1].as_py()], pa.int16()))))),
+        (pb.startswith("s", "ban"), pc.starts_with(c("s"), "ban")),
+        (pb.endswith("s", "3"), pc.ends_with(c("s"), "3")),
+        (pb.contains("s", "an"), pc.match_substring(c("s"), "an")),
+        (pb.between("id", 100, 200), pc.and_(pc.greater_equal(c("id"), 100), pc.less_equal(c("id"), 200))),
+        (pb.equal("bin", c("bin")[5].as_py() or b"x"), pc.equal(c("bin"), pa.scalar(c("bin")[5].as_py() or b"x", pa.binary()))),
+        (pb.greater_than("f32", 100.5), pc.greater(c("f32"), 100.5)),
+        (pb.equal("ts_ms", c("ts_ms")[2].as_py() or ts0), pc.equal(c("ts_ms"), pa.scalar(c("ts_ms")[2].as_py() or ts0, pa.timestamp("ms")))),
+        (pb.and_predicates([pb.greater_than("id", 50), pb.or_predicates([pb.is_null("b"), pb.equal("b", False)])]),
+         pc.and_(pc.greater(c("id"), 50), pc.or_kleene(pc.is_null(c("b")), pc.equal(c("b"), False)))),
+        (pb.like("s", "app%"), pc.starts_with(c("s"), "app")),
+    ]
+
+
+def test_filters_every_operator(all_types_table):
+    t, data = all_types_table
+    pb = t.new_read_builder().new_predicate_builder()
+    for pred, mask in _filter_cases(pb, data):
+        expected = data.filter(pc.fill_null(mask, False))
+        out = read(t, predicate=pred)
+        assert out.num_rows == expected.num_rows, repr(pred)
+        assert_same(out, expected)
+
+
+def test_filter_with_projection_and_limit(all_types_table):
+    t, data = all_types_table
+    pb = t.new_read_builder().new_predicate_builder()
+    out = read(t, predicate=pb.greater_than("id", 400), projection=["s", "id"])
+    assert out.column_names == ["s", "id"]
+    exp = data.filter(pc.greater(data["id"], 400)).select(["s", "id"])
+    assert_same(out, exp)
+    out = read(t, limit=7)
+    assert out.num_rows == 7
+    out = read(t, predicate=pb.less_than("id", 100), limit=10, projection=["id"])
+    assert out.num_rows == 10 and all(v < 100 for v in out.column("id").to_pylist())
+
+
+def test_predicate_text_and_pickle():
+    pb = paimonc.PredicateBuilder([type("F", (), {"name": n}) for n in ("a", "s", "d")])
+    p = pb.and_predicates([pb.greater_than("a", 3), pb.is_in("s", ["x", None]), pb.between("d", dt.date(2024, 1, 1),
+                                                                                          dt.date(2024, 2, 1))])
+    text = p.to_string()
+    assert "a" in text and "3" in text and "2024-01-01" in text
+    q = pickle.loads(pickle.dumps(p))
+    assert q == p and q.to_string() == text and q.method == "and"
+    r = Predicate.from_string(text)
+    assert r.to_string() == text
+    assert pickle.loads(pickle.dumps(r)).to_string() == text
+
+
+# ------------------------------------------------------ pickling / processes
+
+def _worker_write(args):
+    warehouse, rows = args
+    import pyarrow as pa_
+    from paimonc import CatalogFactory as CF
+    t = CF.create({"warehouse": warehouse}).get_table("db.dist")
+    w = t.new_batch_write_builder().new_write()
+    w.write_arrow(pa_.table({"id": rows}, schema=t.to_arrow_schema()))
+    msgs = w.prepare_commit()
+    data = pickle.dumps(msgs)
+    w.close()  # must not delete prepared files
+    return data
+
+
+def _worker_read(args):
+    warehouse, split_bytes, pred_bytes = args
+    from paimonc import CatalogFactory as CF
+    t = CF.create({"warehouse": warehouse}).get_table("db.dist")
+    splits = pickle.loads(split_bytes)
+    rb = t.new_read_builder().with_filter(pickle.loads(pred_bytes))
+    return sorted(rb.new_read().to_arrow(splits).column("id").to_pylist())
+
+
+def test_distributed_write_and_read_with_pickles(catalog):
+    t = create(catalog, "dist", pa.schema([pa.field("id", pa.int64(), nullable=False)]),
+               options={"source.split.target-size": "1"})
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        parts = pool.map(_worker_write, [(catalog.warehouse, list(range(k * 100, k * 100 + 100))) for k in range(4)])
+        msgs = [m for p in parts for m in pickle.loads(p)]
+        assert all(isinstance(m, CommitMessage) for m in msgs) and sum(m.row_count for m in msgs) == 400
+        wb = t.new_batch_write_builder()
+        with wb.new_commit() as c:
+            c.commit(msgs)
+        rb = t.new_read_builder()
+        splits = rb.new_scan().plan().splits()
+        assert len(splits) >= 2 and sum(s.row_count for s in splits) == 400
+        pred = rb.new_predicate_builder().greater_or_equal("id", 150)
+        got = pool.map(_worker_read, [(catalog.warehouse, pickle.dumps([s]), pickle.dumps(pred)) for s in splits])
+    assert sorted(v for g in got for v in g) == list(range(150, 400))
+    s2 = pickle.loads(pickle.dumps(splits[0]))
+    assert isinstance(s2, Split) and s2.row_count == splits[0].row_count
+
+
+# -------------------------------------------------------------------- GIL
+
+def test_gil_released_during_read(catalog):
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), ("s", pa.string()), ("f", pa.float64())])
+    t = create(catalog, "big", schema)
+    n = 1_000_000
+    write(t, pa.table({"id": pa.array(range(n), pa.int64()), "s": pa.array([str(i % 977) for i in range(n)]),
+                       "f": pa.array([i * 0.25 for i in range(n)])}, schema=schema))
+    pb = t.new_read_builder().new_predicate_builder()
+    rb = t.new_read_builder().with_filter(pb.contains("s", "9"))
+    splits = rb.new_scan().plan().splits()
+    ticks = [0]
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0.0005)
+
+    th = threading.Thread(target=spin)
+    th.start()
+    before = ticks[0]
+    t0 = time.perf_counter()
+    out = rb.new_read().to_arrow(splits)
+    elapsed = time.perf_counter() - t0
+    during = ticks[0] - before
+    stop.set()
+    th.join()
+    assert out.num_rows > 0
+    # a thread blocked on the GIL for the whole read would get ~0 ticks
+    assert during >= max(3, int(elapsed / 0.0005 * 0.1)), (during, elapsed)
+
+
+# ----------------------------------------------------------------- errors
+
+def test_errors(catalog, all_types_table):
+    t, _ = all_types_table
+    with pytest.raises(NotFoundError) as ei:
+        catalog.get_table("db.nope")
+    assert "nope" in str(ei.value)
+    w = t.new_batch_write_builder().new_write()
+    with pytest.raises(InvalidArgumentError) as ei:
+        w.write_arrow(pa.table({"id": pa.array([1], pa.int64()), "s": pa.array([1.5])}))
+    assert "s" in str(ei.value)
+    with pytest.raises(InvalidArgumentError) as ei:
+        w.write_arrow(pa.table({"id": [1], "zzz": [1]}))
+    assert "zzz" in str(ei.value)
+    with pytest.raises(TypeError):
+        w.write_arrow([1, 2, 3])
+    w.close()
+    pb = t.new_read_builder().new_predicate_builder()
+    with pytest.raises(InvalidArgumentError) as ei:
+        pb.equal("no_such_col", 1)
+    assert "no_such_col" in str(ei.value)
+    with pytest.raises(InvalidArgumentError):
+        pb.equal("i32", object())
+    with pytest.raises(PaimonError) as ei:
+        read(t, predicate=Predicate.from_string("no_such_col > 3"))
+    assert "no_such_col" in str(ei.value)
+    with pytest.raises(PaimonError) as ei:
+        read(t, predicate=pb.equal("i32", "not a number"))
+    assert "i32" in str(ei.value) or "not a number" in str(ei.value)
+    with pytest.raises(PaimonError):
+        Split.deserialize(b"garbage")
+    with pytest.raises(PaimonError):
+        CommitMessage.deserialize(b"\x00\x01")
+
+
+# --------------------------------------------------------- pypaimon interop
+
+def _pypaimon():
+    return pytest.importorskip("pypaimon")
+
+
+INTEROP = pa.schema([pa.field("id", pa.int64(), nullable=False), ("s", pa.string()), ("f", pa.float64()),
+                     ("d", pa.date32()), ("dec", pa.decimal128(12, 3)), pa.field("dt", pa.string(), nullable=False)])
+
+
+def _interop_data(seed):
+    rnd = random.Random(seed)
+    n = 60
+    return pa.table({
+        "id": list(range(n)),
+        "s": [None if rnd.random() < 0.1 else "s%d" % rnd.randint(0, 99) for _ in range(n)],
+        "f": [rnd.uniform(-5, 5) for _ in range(n)],
+        "d": [dt.date(2024, 1, 1) + dt.timedelta(days=rnd.randint(0, 300)) for _ in range(n)],
+        "dec": [decimal.Decimal(rnd.randint(-10**6, 10**6)).scaleb(-3) for _ in range(n)],
+        "dt": ["p%d" % (i % 3) for i in range(n)],
+    }, schema=INTEROP)
+
+
+def test_pypaimon_reads_paimonc_table(catalog):
+    pyp = _pypaimon()
+    t = create(catalog, "to_py", INTEROP, partition_keys=["dt"])
+    data = _interop_data(1)
+    write(t, data.slice(0, 30))
+    write(t, data.slice(30))
+    pc_ = pyp.CatalogFactory.create({"warehouse": catalog.warehouse})
+    pt = pc_.get_table("db.to_py")
+    rb = pt.new_read_builder()
+    out = rb.new_read().to_arrow(rb.new_scan().plan().splits())
+    assert_same(out.select(INTEROP.names), data)
+
+
+def test_paimonc_reads_pypaimon_table(catalog):
+    pyp = _pypaimon()
+    data = _interop_data(2)
+    pcat = pyp.CatalogFactory.create({"warehouse": catalog.warehouse})
+    pcat.create_table("db.from_py", pyp.Schema.from_pyarrow_schema(INTEROP, partition_keys=["dt"]), False)
+    pt = pcat.get_table("db.from_py")
+    for part in (data.slice(0, 25), data.slice(25)):
+        wb = pt.new_batch_write_builder()
+        w, c = wb.new_write(), wb.new_commit()
+        w.write_arrow(part)
+        c.commit(w.prepare_commit())
+        w.close()
+        c.close()
+    t = catalog.get_table("db.from_py")
+    assert_same(read(t), data)
+    pb = t.new_read_builder().new_predicate_builder()
+    out = read(t, predicate=pb.and_predicates([pb.equal("dt", "p1"), pb.greater_than("f", 0.0)]))
+    exp = data.filter(pc.and_(pc.equal(data["dt"], "p1"), pc.greater(data["f"], 0.0)))
+    assert_same(out, exp)
