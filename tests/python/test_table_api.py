@@ -532,3 +532,40 @@ def test_paimonc_reads_pypaimon_table(catalog):
     out = read(t, predicate=pb.and_predicates([pb.equal("dt", "p1"), pb.greater_than("f", 0.0)]))
     exp = data.filter(pc.and_(pc.equal(data["dt"], "p1"), pc.greater(data["f"], 0.0)))
     assert_same(out, exp)
+
+
+def test_literal_canonical_text():
+    from paimonc.predicate import literal_text as lt
+    assert lt(None) is None
+    assert lt(True) == b"true" and lt(False) == b"false"
+    assert lt(-12) == b"-12" and lt(2**63 - 1) == b"9223372036854775807"
+    assert lt(0.1) == b"0.1" and lt(float("inf")) == b"inf" and lt(-2.5e-300) == b"-2.5e-300"
+    assert lt(decimal.Decimal("-12.340")) == b"-12.340" and lt(decimal.Decimal("1E+3")) == b"1000"
+    assert lt(dt.date(999, 1, 2)) == b"0999-01-02"
+    assert lt(dt.datetime(2024, 5, 14, 1, 2, 3, 123456)) == b"2024-05-14 01:02:03.123456"
+    assert lt(dt.datetime(2024, 5, 14, 1, 2, 3)) == b"2024-05-14 01:02:03"
+    assert lt(dt.datetime(2024, 5, 14, 3, 2, 3, 500000, tzinfo=dt.timezone(dt.timedelta(hours=2)))) == \
+        b"2024-05-14 01:02:03.5"
+    assert lt(dt.time(1, 2, 3, 500000)) == b"01:02:03.5"
+    assert lt("äb") == "äb".encode() and lt(b"\x00\xff") == b"\x00\xff"
+    with pytest.raises(InvalidArgumentError):
+        lt(decimal.Decimal("NaN"))
+    with pytest.raises(InvalidArgumentError):
+        lt([1])
+    pd = pytest.importorskip("pandas")
+    assert lt(pd.Timestamp("2024-05-14 01:02:03.123456789")) == b"2024-05-14 01:02:03.123456789"
+    import numpy as np
+    assert lt(np.int16(-7)) == b"-7" and lt(np.float32(0.5)) == b"0.5"
+
+
+def test_like_translation_and_unsupported():
+    pb = paimonc.PredicateBuilder([type("F", (), {"name": "s"})])
+    assert pb.like("s", "ab%")._tree() == ("leaf", "s", 10, [b"ab"])
+    assert pb.like("s", "%ab")._tree() == ("leaf", "s", 11, [b"ab"])
+    assert pb.like("s", "%ab%")._tree() == ("leaf", "s", 12, [b"ab"])
+    assert pb.like("s", "ab")._tree() == ("leaf", "s", 0, [b"ab"])
+    with pytest.raises(paimonc.UnsupportedError):
+        pb.like("s", "a_b%")
+    with pytest.raises(InvalidArgumentError):
+        pb.equal("s", None)
+    assert pb.and_predicates([]) is None and pb.or_predicates([pb.is_null("s")]).method == "isNull"
