@@ -1264,6 +1264,70 @@ static void t_read_all(void)
 	pm_fileio_close(io);
 }
 
+/* Planning-shaped load: 500 commits of 20 files each (one manifest per
+ * commit, one base list naming them all); prints read_all CPU time. */
+static void t_read_all_speed(void)
+{
+	enum { COMMITS = 500, FILES = 20 };
+	pm_manifest_file_meta_list metas = {0};
+	pm_manifest_entry_list out = {0};
+	pm_manifest_namer nm;
+	pm_type *pt = row_type("ROW<dt STRING, hr INT>");
+	pm_type *vt = row_type("ROW<id BIGINT, name STRING, v DOUBLE, dt STRING, hr INT>");
+	pm_fileio *io;
+	char *table = test_tmpdir(), *list = NULL, name[64];
+	clock_t t0, t1;
+	size_t c, i;
+	CHECK_OK(pm_fileio_local_new(&io));
+	CHECK_OK(pm_manifest_namer_init(&nm));
+	for (c = 0; c < COMMITS; c++) {
+		pm_manifest_entry e[FILES];
+		for (i = 0; i < FILES; i++) {
+			pm_binrow_datum v[5];
+			snprintf(name, sizeof name, "data-%08zu-%02zu-0.parquet", c, i);
+			make_entry(&e[i], PM_FILE_KIND_ADD, name, "2024-05-14", (int)(i % 24), 0);
+			pm_simple_stats_dispose(&e[i].file.value_stats);
+			memset(v, 0, sizeof v);
+			v[0].i = (int64_t)c;
+			str_datum(&v[1], "aaaaaaaaaaaa");
+			v[2].d = 1.5;
+			str_datum(&v[3], "2024-05-14");
+			v[4].i = (int64_t)i;
+			encode_row(vt, v, &e[i].file.value_stats.min_values);
+			encode_row(vt, v, &e[i].file.value_stats.max_values);
+			e[i].file.value_stats.has_null_counts = 1;
+			e[i].file.value_stats.n_null_counts = 5;
+			e[i].file.value_stats.null_counts = pm_calloc(5, sizeof(int64_t));
+		}
+		CHECK_OK(pm_manifest_write(io, table, NULL, &nm, pt, e, FILES, &metas));
+		for (i = 0; i < FILES; i++)
+			pm_manifest_entry_dispose(&e[i]);
+	}
+	CHECK_OK(pm_manifest_list_write(io, table, NULL, &nm, metas.items, metas.len, &list, NULL));
+	{
+		/* PAIMONC_BENCH_REPEAT=n repeats the read (profiling) */
+		const char *rep = getenv("PAIMONC_BENCH_REPEAT");
+		int r, reps = rep ? atoi(rep) : 1;
+		for (r = 1; r < reps; r++) {
+			CHECK_OK(pm_manifest_read_all(io, table, list, NULL, NULL, &out));
+			pm_manifest_entry_list_dispose(&out);
+		}
+	}
+	t0 = clock();
+	CHECK_OK(pm_manifest_read_all(io, table, list, NULL, NULL, &out));
+	t1 = clock();
+	printf("read_all %d manifests x %d entries: %.1f ms CPU\n", COMMITS, FILES,
+	       (double)(t1 - t0) * 1e3 / CLOCKS_PER_SEC);
+	CHECK(out.len == COMMITS * FILES);
+	pm_manifest_entry_list_dispose(&out);
+	pm_manifest_file_meta_list_dispose(&metas);
+	pm_free(list);
+	pm_type_free(pt);
+	pm_type_free(vt);
+	rm_tree(io, table);
+	pm_fileio_close(io);
+}
+
 /* --------------------------------------------------------- options/names */
 
 static void t_options(void)
@@ -1384,6 +1448,19 @@ static void t_write_for_fastavro(void)
 	CHECK_OK(pm_index_manifest_write(io, dir, NULL, &nm, &ie, 1, &index));
 	if (metas.len)
 		printf("MANIFEST %s\nLIST %s\nINDEX %s\n", metas.items[0].file_name, list, index);
+	{
+		/* the compact entry form too (a fuzz seed) */
+		pm_buf enc = PM_BUF_INIT;
+		char path[4200];
+		FILE *fp;
+		CHECK_OK(pm_manifest_entries_encode(e, 2, &enc));
+		snprintf(path, sizeof path, "%s/entries.pmel", dir);
+		fp = fopen(path, "wb");
+		CHECK(fp && fwrite(enc.data, 1, enc.len, fp) == enc.len);
+		if (fp)
+			fclose(fp);
+		pm_buf_dispose(&enc);
+	}
 	pm_free(list);
 	pm_free(index);
 	pm_index_manifest_entry_dispose(&ie);
@@ -1396,5 +1473,5 @@ static void t_write_for_fastavro(void)
 
 TEST_MAIN(T(t_entry_roundtrip), T(t_list_roundtrip), T(t_index_roundtrip), T(t_stats_bytes), T(t_file_meta),
 	  T(t_rolling), T(t_java_append_fixture), T(t_java_pk_fixture), T(t_python_fixture), T(t_corrupt),
-	  T(t_wrong_types), T(t_decode_corrupt), T(t_merger), T(t_merger_large), T(t_read_all), T(t_options),
+	  T(t_wrong_types), T(t_decode_corrupt), T(t_merger), T(t_merger_large), T(t_read_all), T(t_read_all_speed), T(t_options),
 	  T(t_namer), T(t_write_for_fastavro))
