@@ -1333,12 +1333,25 @@ static int index_from_value(const rctx *c, const index_layout *l, const pm_avro_
 
 /* ============================================================== reading */
 
+/* Rolls a list back to `start` items; if it was unallocated before, frees
+ * the array too, so a failed call leaves the caller's list exactly as it was. */
+#define ROLLBACK(list, start, start_cap, dispose)                    \
+	do {                                                          \
+		while ((list)->len > (start))                         \
+			dispose(&(list)->items[--(list)->len]);        \
+		if (!(start_cap)) {                                   \
+			pm_free((list)->items);                       \
+			(list)->items = NULL;                         \
+			(list)->cap = 0;                              \
+		}                                                     \
+	} while (0)
+
 static int read_entries(pm_avro_reader *r, const char *what, pm_manifest_entry_list *out, int64_t *count)
 {
 	entry_layout l;
 	rctx c = {what, 0};
 	const pm_avro_value *rec;
-	size_t start = out->len;
+	size_t start = out->len, start_cap = out->cap;
 	int rc;
 	if ((rc = entry_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
 		return rc;
@@ -1358,8 +1371,7 @@ static int read_entries(pm_avro_reader *r, const char *what, pm_manifest_entry_l
 	if (rc < 0) {
 		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
 			pm_err_wrap("%s", what);
-		while (out->len > start)
-			pm_manifest_entry_dispose(&out->items[--out->len]);
+		ROLLBACK(out, start, start_cap, pm_manifest_entry_dispose);
 		return rc;
 	}
 	if (count)
@@ -1372,7 +1384,7 @@ static int read_list(pm_avro_reader *r, const char *what, pm_manifest_file_meta_
 	list_layout l;
 	rctx c = {what, 0};
 	const pm_avro_value *rec;
-	size_t start = out->len;
+	size_t start = out->len, start_cap = out->cap;
 	int rc;
 	if ((rc = list_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
 		return rc;
@@ -1392,8 +1404,7 @@ static int read_list(pm_avro_reader *r, const char *what, pm_manifest_file_meta_
 	if (rc < 0) {
 		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
 			pm_err_wrap("%s", what);
-		while (out->len > start)
-			pm_manifest_file_meta_dispose(&out->items[--out->len]);
+		ROLLBACK(out, start, start_cap, pm_manifest_file_meta_dispose);
 		return rc;
 	}
 	return 0;
@@ -1404,7 +1415,7 @@ static int read_index(pm_avro_reader *r, const char *what, pm_index_manifest_ent
 	index_layout l;
 	rctx c = {what, 0};
 	const pm_avro_value *rec;
-	size_t start = out->len;
+	size_t start = out->len, start_cap = out->cap;
 	int rc;
 	if ((rc = index_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
 		return rc;
@@ -1424,8 +1435,7 @@ static int read_index(pm_avro_reader *r, const char *what, pm_index_manifest_ent
 	if (rc < 0) {
 		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
 			pm_err_wrap("%s", what);
-		while (out->len > start)
-			pm_index_manifest_entry_dispose(&out->items[--out->len]);
+		ROLLBACK(out, start, start_cap, pm_index_manifest_entry_dispose);
 		return rc;
 	}
 	return 0;
@@ -1683,7 +1693,7 @@ int pm_manifest_write(pm_fileio *io, const char *table_path, const pm_manifest_o
 	pm_avro_schema *schema = NULL;
 	pm_strlist written = {0};
 	char *path = NULL;
-	size_t out_start = out->len, first = 0, i;
+	size_t out_start = out->len, out_cap = out->cap, first = 0, i;
 	int64_t raw = 0;
 	int rc = 0;
 	o = opts_or_default(o, &defo);
@@ -1738,8 +1748,7 @@ fail:
 		for (i = 0; i < written.len; i++)
 			pm_fileio_remove(io, written.items[i]);
 		pm_err_restore(&st);
-		while (out->len > out_start)
-			pm_manifest_file_meta_dispose(&out->items[--out->len]);
+		ROLLBACK(out, out_start, out_cap, pm_manifest_file_meta_dispose);
 	}
 done:
 	pm_avro_writer_free(w);
@@ -1870,7 +1879,7 @@ int pm_manifest_entries_decode(const char *what, const void *data, size_t len, p
 	pm_buf file = PM_BUF_INIT;
 	pm_avro_reader *r = NULL;
 	int64_t count, got = 0;
-	size_t start = out->len;
+	size_t start = out->len, start_cap = out->cap;
 	int rc;
 	if (!what)
 		what = "manifest entries";
@@ -1901,8 +1910,7 @@ int pm_manifest_entries_decode(const char *what, const void *data, size_t len, p
 	if (!rc && got != count) {
 		rc = pm_err(PAIMON_ECORRUPT, "%s: %lld entries decoded, header says %lld", what, (long long)got,
 			    (long long)count);
-		while (out->len > start)
-			pm_manifest_entry_dispose(&out->items[--out->len]);
+		ROLLBACK(out, start, start_cap, pm_manifest_entry_dispose);
 	}
 out:
 	pm_avro_reader_free(r);
