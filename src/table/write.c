@@ -1035,6 +1035,186 @@ static int route(pm_table_writer *w, const view *v, size_t *single)
 	return 0;
 }
 
+/* Gathers rows perm[0..n) (batch rows, before the batch offset `boff`)
+ * of a flat column into out. 1 = not a flat type (caller falls back). */
+static int take_column(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t boff, const uint32_t *perm,
+		       int64_t n, struct ArrowArray *out)
+{
+	const char *f = s->format;
+	null_priv *p;
+	int64_t i, base = a->offset + boff;
+	const uint8_t *valid = a->n_buffers > 0 && a->buffers ? a->buffers[0] : NULL;
+	int wd = 0, kind; /* 0 fixed, 1 bool, 2 bin32, 3 bin64 */
+	if (!strcmp(f, "b"))
+		kind = 1;
+	else if (!strcmp(f, "u") || !strcmp(f, "z"))
+		kind = 2;
+	else if (!strcmp(f, "U") || !strcmp(f, "Z"))
+		kind = 3;
+	else if (f[0] != '+' && f[0] != 'n' && (wd = fixed_width(f)) > 0)
+		kind = 0;
+	else
+		return 1;
+	memset(out, 0, sizeof *out);
+	if (!(p = pm_calloc(1, sizeof *p)))
+		return PAIMON_ENOMEM;
+	out->private_data = p;
+	out->release = owned_release;
+	out->length = n;
+	out->buffers = p->bptr;
+	out->n_buffers = kind >= 2 ? 3 : 2;
+	out->null_count = 0;
+	if (valid && a->null_count != 0) {
+		uint8_t *v = pm_calloc(1, (size_t)(n + 7) / 8 + 1);
+		int64_t nulls = 0;
+		if (!(p->bufs[0] = v))
+			return PAIMON_ENOMEM;
+		for (i = 0; i < n; i++) {
+			int64_t r = base + perm[i];
+			if ((valid[r >> 3] >> (r & 7)) & 1)
+				v[i >> 3] |= (uint8_t)(1u << (i & 7));
+			else
+				nulls++;
+		}
+		out->null_count = nulls;
+		p->bptr[0] = v;
+	}
+	if (kind == 0) {
+		const uint8_t *src = a->buffers[1];
+		uint8_t *dst = pm_malloc((size_t)(n + 1) * (size_t)wd);
+		if (!(p->bufs[1] = dst))
+			return PAIMON_ENOMEM;
+		switch (wd) {
+		case 4:
+			for (i = 0; i < n; i++)
+				((uint32_t *)dst)[i] = ((const uint32_t *)src)[base + perm[i]];
+			break;
+		case 8:
+			for (i = 0; i < n; i++)
+				((uint64_t *)dst)[i] = ((const uint64_t *)src)[base + perm[i]];
+			break;
+		default:
+			for (i = 0; i < n; i++)
+				memcpy(dst + i * wd, src + (base + perm[i]) * wd, (size_t)wd);
+		}
+	} else if (kind == 1) {
+		const uint8_t *src = a->buffers[1];
+		uint8_t *dst = pm_calloc(1, (size_t)(n + 7) / 8 + 1);
+		if (!(p->bufs[1] = dst))
+			return PAIMON_ENOMEM;
+		for (i = 0; i < n; i++) {
+			int64_t r = base + perm[i];
+			if ((src[r >> 3] >> (r & 7)) & 1)
+				dst[i >> 3] |= (uint8_t)(1u << (i & 7));
+		}
+	} else {
+		const uint8_t *data = a->buffers[2];
+		size_t total = 0, pos = 0, ow = kind == 2 ? 4 : 8;
+		uint8_t *offs, *dst;
+		for (i = 0; i < n; i++) {
+			int64_t r = base + perm[i];
+			total += kind == 2 ? (size_t)(((const int32_t *)a->buffers[1])[r + 1] - ((const int32_t *)a->buffers[1])[r])
+					   : (size_t)(((const int64_t *)a->buffers[1])[r + 1] - ((const int64_t *)a->buffers[1])[r]);
+		}
+		if (kind == 2 && total > INT32_MAX)
+			return 1; /* let the general path deal with it */
+		if (!(offs = p->bufs[1] = pm_malloc((size_t)(n + 1) * ow)) || !(dst = p->bufs[2] = pm_malloc(total + 1)))
+			return PAIMON_ENOMEM;
+		for (i = 0; i < n; i++) {
+			int64_t r = base + perm[i], o0, o1;
+			if (kind == 2) {
+				o0 = ((const int32_t *)a->buffers[1])[r];
+				o1 = ((const int32_t *)a->buffers[1])[r + 1];
+				((int32_t *)offs)[i] = (int32_t)pos;
+			} else {
+				o0 = ((const int64_t *)a->buffers[1])[r];
+				o1 = ((const int64_t *)a->buffers[1])[r + 1];
+				((int64_t *)offs)[i] = (int64_t)pos;
+			}
+			memcpy(dst + pos, data + o0, (size_t)(o1 - o0));
+			pos += (size_t)(o1 - o0);
+		}
+		if (kind == 2)
+			((int32_t *)offs)[n] = (int32_t)pos;
+		else
+			((int64_t *)offs)[n] = (int64_t)pos;
+		p->bptr[2] = dst;
+	}
+	p->bptr[1] = p->bufs[1];
+	return 0;
+}
+
+/* Reorders the batch by group (counting sort, stable) into one gathered
+ * batch and writes each group's contiguous slice: O(rows) for any number
+ * of groups. 1 = some column is not flat (caller falls back). */
+static int write_sorted(pm_table_writer *w, view *v)
+{
+	int64_t n = v->arr.length, i;
+	size_t ng = w->n_groups, g, c;
+	int64_t *start = pm_calloc(ng + 1, sizeof *start);
+	uint32_t *perm = pm_malloc((size_t)n * sizeof *perm);
+	struct ArrowArray top;
+	null_priv *tp = NULL;
+	int rc = 0;
+	memset(&top, 0, sizeof top);
+	if (!start || !perm) {
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < n; i++)
+		start[w->gid[i] + 1]++;
+	for (g = 0; g < ng; g++)
+		start[g + 1] += start[g];
+	{
+		int64_t *pos = pm_malloc((ng + 1) * sizeof *pos);
+		if (!pos) {
+			rc = PAIMON_ENOMEM;
+			goto done;
+		}
+		memcpy(pos, start, (ng + 1) * sizeof *pos);
+		for (i = 0; i < n; i++)
+			perm[pos[w->gid[i]]++] = (uint32_t)i;
+		pm_free(pos);
+	}
+	if (!(tp = pm_calloc(1, sizeof *tp)) || !(tp->kids = pm_calloc(v->n ? v->n : 1, sizeof *tp->kids))) {
+		pm_free(tp);
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
+	top.private_data = tp;
+	top.release = owned_release;
+	top.length = n;
+	top.n_buffers = 1;
+	top.buffers = tp->bptr;
+	top.n_children = (int64_t)v->n;
+	top.children = tp->kids;
+	for (c = 0; c < v->n; c++) {
+		if (!(tp->kids[c] = pm_calloc(1, sizeof *tp->kids[c]))) {
+			rc = PAIMON_ENOMEM;
+			goto done;
+		}
+		if ((rc = take_column(v->sch_ch[c], v->ach[c], v->arr.offset, perm, n, tp->kids[c])))
+			goto done;
+	}
+	for (g = 0; g < ng; g++) {
+		struct ArrowArray slice;
+		if (start[g + 1] == start[g])
+			continue;
+		slice = top;
+		slice.offset = start[g];
+		slice.length = start[g + 1] - start[g];
+		slice.release = view_release;
+		if ((rc = group_write(w, w->groups[g], &slice, &v->sch)))
+			goto done;
+	}
+done:
+	if (top.release)
+		top.release(&top);
+	pm_free(start);
+	pm_free(perm);
+	return rc;
+}
+
 static int write_routed(pm_table_writer *w, view *v)
 {
 	size_t single = SIZE_MAX, g;
@@ -1046,6 +1226,9 @@ static int write_routed(pm_table_writer *w, view *v)
 		return rc;
 	if (single != SIZE_MAX)
 		return group_write(w, w->groups[single], &v->arr, &v->sch);
+	if (n <= UINT32_MAX && (rc = write_sorted(w, v)) != 1)
+		return rc;
+	/* nested columns: split with the generic Arrow filter, one pass per group */
 	if ((size_t)n > w->sel_cap) {
 		uint8_t *s = pm_realloc(w->sel, (size_t)n);
 		if (!s)
@@ -1054,7 +1237,6 @@ static int write_routed(pm_table_writer *w, view *v)
 		w->sel_cap = (size_t)n;
 	}
 	{
-		/* groups in first-seen order; a mark per group avoids rescans */
 		uint8_t *seen = pm_calloc(w->n_groups, 1);
 		if (!seen)
 			return PAIMON_ENOMEM;
