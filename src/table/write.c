@@ -27,9 +27,6 @@
 #include "table/stats.h"
 #include "types/datum.h"
 
-/* Provided by the Parquet writer (declared in writer.h once it lands). */
-const pm_pq_file_meta *pq_writer_file_meta(const pq_writer *w);
-
 #define SLICE_ROWS 262144
 #define DEFAULT_TARGET_FILE_SIZE (256LL << 20)
 #define DEFAULT_ROW_GROUP_SIZE (128LL << 20)
