@@ -29,6 +29,8 @@ static int plan(fx *f, pm_strmap *opts, const char *filter, pm_scan_plan *p)
 {
 	pm_predicate *pred = NULL;
 	int rc;
+	memset(p, 0, sizeof *p);
+	p->snapshot_id = -1;
 	if (filter) {
 		if ((rc = pm_pred_parse(filter, &pred)) != 0)
 			return rc;
@@ -272,6 +274,8 @@ static void test_plan_speed(void)
 	const char *env = getenv("SCAN_BENCH_SNAPSHOTS");
 	if (env)
 		S = atoi(env);
+	if ((env = getenv("SCAN_BENCH_PER")) != NULL)
+		per = atoi(env);
 	CHECK_OK(fx_init(&f, "id BIGINT, name STRING, dt STRING", "dt"));
 	for (c = 0; c < S; c++) {
 		for (k = 0; k < per; k++) {
