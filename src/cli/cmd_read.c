@@ -339,8 +339,9 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 	if (select_arg && (rc = cli_split_names(ctx, "--select", select_arg, &cols, &ncols)) != CLI_CONTINUE)
 		return rc;
 	if (where_arg && paimon_predicate_parse(&pred, where_arg) < 0) {
+		/* a malformed predicate is a bad argument: usage error */
 		pred = NULL;
-		rc = cli_fail();
+		rc = cli_usage_error(ctx, "invalid --where: %s", paimon_error_message());
 		goto out;
 	}
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)

@@ -382,7 +382,10 @@ void tio_format_decimal(char *buf, size_t size, __int128 v, int scale)
 
 void tio_format_double(char *buf, size_t size, double v, int is_float)
 {
-	int p;
+	char e[40], dg[24];
+	int p, exp10, nd = 0, neg, k;
+	size_t o = 0;
+	const char *q;
 	if (isnan(v)) {
 		snprintf(buf, size, "NaN");
 		return;
@@ -391,11 +394,61 @@ void tio_format_double(char *buf, size_t size, double v, int is_float)
 		snprintf(buf, size, v < 0 ? "-Infinity" : "Infinity");
 		return;
 	}
-	for (p = 1; p <= 17; p++) {
-		snprintf(buf, size, "%.*g", p, v);
-		if (is_float ? (float)strtod(buf, NULL) == (float)v : strtod(buf, NULL) == v)
-			return;
+	if (v == 0) {
+		snprintf(buf, size, signbit(v) ? "-0.0" : "0.0");
+		return;
 	}
+	/* shortest digits that read back to the same value */
+	for (p = 1; p <= 17; p++) {
+		snprintf(e, sizeof e, "%.*e", p - 1, v);
+		if (is_float ? (float)strtod(e, NULL) == (float)v : strtod(e, NULL) == v)
+			break;
+	}
+	/* e = "[-]d[.ddd]e[+-]xx" -> digits and exponent */
+	neg = e[0] == '-';
+	for (q = e + neg; *q && *q != 'e'; q++)
+		if (*q != '.')
+			dg[nd++] = *q;
+	exp10 = atoi(q + 1);
+	while (nd > 1 && dg[nd - 1] == '0')
+		nd--;
+	dg[nd] = 0;
+#define PUT(ch) do { if (o + 1 < size) buf[o++] = (ch); } while (0)
+	if (neg)
+		PUT('-');
+	if (exp10 >= -3 && exp10 < 7) { /* as Java's Double.toString */
+		/* plain: digits with the point after exp10 + 1 of them */
+		if (exp10 < 0) {
+			PUT('0');
+			PUT('.');
+			for (k = -1; k > exp10; k--)
+				PUT('0');
+			for (k = 0; k < nd; k++)
+				PUT(dg[k]);
+		} else {
+			for (k = 0; k <= exp10 || k < nd; k++) {
+				if (k == exp10 + 1)
+					PUT('.');
+				PUT(k < nd ? dg[k] : '0');
+			}
+			if (nd <= exp10 + 1) {
+				PUT('.');
+				PUT('0');
+			}
+		}
+	} else {
+		PUT(dg[0]);
+		PUT('.');
+		for (k = 1; k < nd; k++)
+			PUT(dg[k]);
+		if (nd == 1)
+			PUT('0');
+		o += (size_t)snprintf(buf + o, size > o ? size - o : 0, "E%d", exp10);
+		if (o >= size)
+			o = size - 1;
+	}
+#undef PUT
+	buf[o] = 0;
 }
 
 /* ================================================================ strings */

@@ -128,6 +128,19 @@ static void test_base64_double(void)
 	CHECK_STR(buf, "0.1");
 	tio_format_double(buf, sizeof buf, (float)0.1f, 1);
 	CHECK_STR(buf, "0.1");
+	{
+		static const double dv[] = {1000, 1e7, 0.001, 0.0001, -2.5, 123.456, 1e-300, 5e-324, 1.5e300, 9999999};
+		static const char *const ds_txt[] = {"1000.0", "1.0E7", "0.001", "1.0E-4", "-2.5", "123.456", "1.0E-300",
+						     "5.0E-324", "1.5E300", "9999999.0"};
+		for (i = 0; i < sizeof dv / sizeof dv[0]; i++) {
+			tio_format_double(buf, sizeof buf, dv[i], 0);
+			CHECK_STR(buf, ds_txt[i]);
+		}
+		tio_format_double(buf, sizeof buf, 16777216.0f, 1);
+		CHECK_STR(buf, "1.6777216E7");
+		tio_format_double(buf, sizeof buf, 3.4028235e38f, 1);
+		CHECK_STR(buf, "3.4028235E38");
+	}
 	tio_format_double(buf, sizeof buf, NAN, 0);
 	CHECK_STR(buf, "NaN");
 	tio_format_double(buf, sizeof buf, -INFINITY, 0);
@@ -175,7 +188,7 @@ static const char *COLS = "b BOOLEAN, i8 TINYINT, i16 SMALLINT, i INT NOT NULL, 
 
 /* JSON lines in the output convention (so they must round-trip exactly). */
 static const char *const ROWS[] = {
-	"{\"b\":true,\"i8\":-128,\"i16\":32767,\"i\":1,\"l\":-9223372036854775808,\"f\":0.1,\"d\":1e+300,"
+	"{\"b\":true,\"i8\":-128,\"i16\":32767,\"i\":1,\"l\":-9223372036854775808,\"f\":0.1,\"d\":1.0E300,"
 	"\"s\":\"h\xc3\xa9\\\"llo\\n\",\"bin\":\"AAEC/w==\",\"dt\":\"2024-05-14\",\"tm\":\"01:02:03.500\","
 	"\"ts\":\"2024-05-14 01:02:03.123456\",\"ts3\":\"1969-12-31 23:59:59.999\",\"ltz\":\"2024-01-01 00:00:00.000\","
 	"\"dec\":\"-12.34\",\"arr\":[1,null,3],\"m\":{\"a\":1,\"b\":null},\"mk\":{\"7\":[\"x\",null]},"
