@@ -124,14 +124,14 @@ static void view_print(const view *v, FILE *out, int color)
 			pad = v->widths[c] > w ? v->widths[c] - w : 0;
 			if (c)
 				fputs("  ", out);
-			if (v->right[c] && r > 0)
+			if (v->right[c])
 				fprintf(out, "%*s", (int)pad, "");
 			if (color && (r == 0 || is_null))
 				fputs(r == 0 ? "\033[1m" : "\033[2m", out);
 			fputs(s, out);
 			if (color && (r == 0 || is_null))
 				fputs("\033[0m", out);
-			if ((!v->right[c] || r == 0) && c + 1 < v->ncols)
+			if (!v->right[c] && c + 1 < v->ncols)
 				fprintf(out, "%*s", (int)pad, "");
 		}
 		fputc('\n', out);

@@ -7,6 +7,7 @@
 #include "textio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,41 @@ typedef struct wstate {
 	int64_t parquet_bytes;
 } wstate;
 
+/* The progress line on stderr, when one is showing; errors clear it first. */
+static int progress_shown;
+
+static void clear_progress(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}
+
+static int werror(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int werror(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	clear_progress();
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return cli_error("%s", msg);
+}
+
+static int wfail(void)
+{
+	clear_progress();
+	return cli_fail();
+}
+
+static int woom(void)
+{
+	clear_progress();
+	return cli_oom();
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -49,10 +85,14 @@ static void progress(wstate *st, int final)
 	st->last = t;
 	el = t - st->t0;
 	b = st->bytes ? *st->bytes : st->parquet_bytes;
+	if (final) {
+		clear_progress();
+		fflush(stderr);
+		return;
+	}
 	fprintf(stderr, "\r\033[K%" PRId64 " rows written, %.1f MB read, %.1f MB/s", st->rows, b / 1e6,
 		el > 0 ? b / 1e6 / el : 0.0);
-	if (final)
-		fputs("\r\033[K", stderr);
+	progress_shown = 1;
 	fflush(stderr);
 }
 
@@ -65,13 +105,13 @@ static int flush_batch(wstate *st)
 	if (st->ncols == 0 || tio_col_length(st->cols[0]) == 0)
 		return CLI_CONTINUE;
 	if ((rc = tio_batch_finish(st->cols, st->ncols, &a, &s)) < 0)
-		return rc == TIO_ENOMEM ? cli_oom() : cli_error("internal: columns of unequal length");
+		return rc == TIO_ENOMEM ? woom() : werror("internal: columns of unequal length");
 	rc = paimon_table_write_arrow(st->w, &a, &s);
 	st->rows += a.length;
 	a.release(&a);
 	s.release(&s);
 	if (rc < 0)
-		return cli_fail();
+		return wfail();
 	progress(st, 0);
 	return CLI_CONTINUE;
 }
@@ -99,7 +139,7 @@ static int find_column(const wstate *st, const char *name)
 
 static int value_error(const wstate *st, int64_t line, const tio_err *e)
 {
-	return cli_error("%s: line %" PRId64 ": %s", st->input_name, line, e->msg);
+	return werror("%s: line %" PRId64 ": %s", st->input_name, line, e->msg);
 }
 
 static int add_builder(wstate *st, size_t slot, int col)
@@ -107,9 +147,9 @@ static int add_builder(wstate *st, size_t slot, int col)
 	tio_err e;
 	int rc = tio_col_new(st->tschema.children[col], &st->cols[slot], &e);
 	if (rc == TIO_ENOMEM)
-		return cli_oom();
+		return woom();
 	if (rc < 0)
-		return cli_error("%s", e.msg);
+		return werror("%s", e.msg);
 	return CLI_CONTINUE;
 }
 
@@ -128,29 +168,29 @@ static int read_csv(wstate *st, FILE *f, char delim)
 	st->bytes = &r.bytes;
 	got = tio_csv_next(&r, &e);
 	if (got == 0) {
-		rc = cli_error("%s: empty input: a header row naming the columns is required", st->input_name);
+		rc = werror("%s: empty input: a header row naming the columns is required", st->input_name);
 		goto out;
 	}
 	if (got < 0) {
-		rc = got == TIO_ENOMEM ? cli_oom() : cli_error("%s: %s", st->input_name, e.msg);
+		rc = got == TIO_ENOMEM ? woom() : werror("%s: %s", st->input_name, e.msg);
 		goto out;
 	}
 	st->ncols = r.nfields;
 	if (!(st->cols = calloc(r.nfields, sizeof *st->cols)) ||
 	    !(seen = calloc((size_t)st->tschema.n_children + 1, sizeof *seen))) {
-		rc = cli_oom();
+		rc = woom();
 		goto out;
 	}
 	for (i = 0; i < r.nfields; i++) {
 		const char *name = r.buf + r.starts[i];
 		int col = find_column(st, name);
 		if (col < 0) {
-			rc = cli_error("%s: line 1: column '%s' of the header is not a column of table %s", st->input_name,
+			rc = werror("%s: line 1: column '%s' of the header is not a column of table %s", st->input_name,
 				       name, st->table_ident);
 			goto out;
 		}
 		if (seen[col]++) {
-			rc = cli_error("%s: line 1: column '%s' appears twice in the header", st->input_name, name);
+			rc = werror("%s: line 1: column '%s' appears twice in the header", st->input_name, name);
 			goto out;
 		}
 		if ((rc = add_builder(st, i, col)) != CLI_CONTINUE)
@@ -158,7 +198,7 @@ static int read_csv(wstate *st, FILE *f, char delim)
 	}
 	for (c = 0; c < st->tschema.n_children; c++)
 		if (!seen[c] && !(st->tschema.children[c]->flags & ARROW_FLAG_NULLABLE)) {
-			rc = cli_error("%s: line 1: NOT NULL column '%s' is missing from the header", st->input_name,
+			rc = werror("%s: line 1: NOT NULL column '%s' is missing from the header", st->input_name,
 				       st->tschema.children[c]->name);
 			goto out;
 		}
@@ -167,13 +207,13 @@ static int read_csv(wstate *st, FILE *f, char delim)
 		if (got == 0)
 			break;
 		if (got < 0) {
-			rc = got == TIO_ENOMEM ? cli_oom() : cli_error("%s: %s", st->input_name, e.msg);
+			rc = got == TIO_ENOMEM ? woom() : werror("%s: %s", st->input_name, e.msg);
 			goto out;
 		}
 		if (r.nfields == 1 && r.lens[0] == 0 && !r.quoted[0] && st->ncols > 1)
 			continue; /* blank line */
 		if (r.nfields != st->ncols) {
-			rc = cli_error("%s: line %" PRId64 ": %zu fields, but the header has %zu", st->input_name, r.line,
+			rc = werror("%s: line %" PRId64 ": %zu fields, but the header has %zu", st->input_name, r.line,
 				       r.nfields, st->ncols);
 			goto out;
 		}
@@ -181,7 +221,7 @@ static int read_csv(wstate *st, FILE *f, char delim)
 			const char *v = r.buf + r.starts[i];
 			int vr = tio_col_append_text(st->cols[i], (r.lens[i] == 0 && !r.quoted[i]) ? NULL : v, r.lens[i], &e);
 			if (vr < 0) {
-				rc = vr == TIO_ENOMEM ? cli_oom() : value_error(st, r.line, &e);
+				rc = vr == TIO_ENOMEM ? woom() : value_error(st, r.line, &e);
 				goto out;
 			}
 		}
@@ -210,7 +250,7 @@ static int read_jsonl(wstate *st, FILE *f)
 	st->bytes = &bytes;
 	st->ncols = (size_t)st->tschema.n_children;
 	if (!(st->cols = calloc(st->ncols + 1, sizeof *st->cols)))
-		return cli_oom();
+		return woom();
 	for (i = 0; i < st->ncols; i++)
 		if ((rc = add_builder(st, i, (int)i)) != CLI_CONTINUE)
 			return rc;
@@ -229,18 +269,18 @@ static int read_jsonl(wstate *st, FILE *f)
 			continue;
 		obj = json_loadb(line, k, JSON_DECODE_ANY, &je);
 		if (!obj) {
-			rc = cli_error("%s: line %" PRId64 ": invalid JSON: %s (at character %d)", st->input_name, lineno,
+			rc = werror("%s: line %" PRId64 ": invalid JSON: %s (at character %d)", st->input_name, lineno,
 				       je.text, je.column);
 			goto out;
 		}
 		if (!json_is_object(obj)) {
 			json_decref(obj);
-			rc = cli_error("%s: line %" PRId64 ": expected a JSON object", st->input_name, lineno);
+			rc = werror("%s: line %" PRId64 ": expected a JSON object", st->input_name, lineno);
 			goto out;
 		}
 		json_object_foreach(obj, key, val) {
 			if (find_column(st, key) < 0) {
-				rc = cli_error("%s: line %" PRId64 ": key '%s' is not a column of the table", st->input_name,
+				rc = werror("%s: line %" PRId64 ": key '%s' is not a column of the table", st->input_name,
 					       lineno, key);
 				json_decref(obj);
 				goto out;
@@ -250,7 +290,7 @@ static int read_jsonl(wstate *st, FILE *f)
 			int vr = tio_col_append_json(st->cols[i], json_object_get(obj, st->tschema.children[i]->name), &e);
 			if (vr < 0) {
 				json_decref(obj);
-				rc = vr == TIO_ENOMEM ? cli_oom() : value_error(st, lineno, &e);
+				rc = vr == TIO_ENOMEM ? woom() : value_error(st, lineno, &e);
 				goto out;
 			}
 		}
@@ -259,7 +299,7 @@ static int read_jsonl(wstate *st, FILE *f)
 			goto out;
 	}
 	if (ferror(f)) {
-		rc = cli_error("%s: read error: %s", st->input_name, strerror(errno));
+		rc = werror("%s: read error: %s", st->input_name, strerror(errno));
 		goto out;
 	}
 	rc = flush_batch(st);
@@ -282,19 +322,19 @@ static int stdin_to_temp(char *path, size_t size)
 	snprintf(path, size, "%s/paimonc-stdin-XXXXXX.parquet", dir && *dir ? dir : "/tmp");
 	fd = mkstemps(path, 8);
 	if (fd < 0)
-		return cli_error("cannot create a temporary file for standard input: %s", strerror(errno));
+		return werror("cannot create a temporary file for standard input: %s", strerror(errno));
 	f = fdopen(fd, "wb");
 	if (!f) {
 		close(fd);
 		unlink(path);
-		return cli_error("cannot create a temporary file for standard input: %s", strerror(errno));
+		return werror("cannot create a temporary file for standard input: %s", strerror(errno));
 	}
 	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
 		if (fwrite(buf, 1, n, f) != n)
 			break;
 	if (ferror(stdin) || ferror(f) || fclose(f) != 0) {
 		unlink(path);
-		return cli_error("cannot copy standard input to %s: %s", path, strerror(errno));
+		return werror("cannot copy standard input to %s: %s", path, strerror(errno));
 	}
 	return CLI_CONTINUE;
 }
@@ -309,22 +349,22 @@ static int read_parquet(wstate *st, const char *path)
 
 	memset(&s, 0, sizeof s);
 	if (paimon_parquet_reader_open(&r, path, NULL, 0, BATCH_ROWS) < 0)
-		return cli_fail();
+		return wfail();
 	if (paimon_parquet_reader_schema(r, &s) < 0) {
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	total = paimon_parquet_reader_num_rows(r);
 	for (;;) {
 		if (paimon_parquet_reader_next(r, &a, &eof) < 0) {
-			rc = cli_fail();
+			rc = wfail();
 			goto out;
 		}
 		if (eof)
 			break;
 		if (paimon_table_write_arrow(st->w, &a, &s) < 0) {
 			a.release(&a);
-			rc = cli_fail();
+			rc = wfail();
 			goto out;
 		}
 		st->rows += a.length;
@@ -397,7 +437,7 @@ static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
 		return rc;
 	if (paimon_options_new(out) < 0) {
 		cli_names_free(items, n);
-		return cli_fail();
+		return wfail();
 	}
 	for (i = 0; i < n; i++) {
 		char *eq = strchr(items[i], '=');
@@ -407,7 +447,7 @@ static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
 		}
 		*eq = 0;
 		if (paimon_options_set(*out, items[i], eq + 1) < 0) {
-			rc = cli_fail();
+			rc = wfail();
 			break;
 		}
 	}
@@ -471,14 +511,14 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	if (part_arg && (rc = parse_partition(ctx, part_arg, &part)) != CLI_CONTINUE)
 		goto out;
 	if (paimon_options_new(&wopts) < 0 || paimon_options_new(&copts) < 0) {
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	for (i = 0; i < optlist.count; i++) {
 		char *k, *v;
 		if ((rc = cli_split_kv(ctx, "--option", optlist.items[i].value, &k, &v)) != CLI_CONTINUE)
 			goto out;
-		rc = paimon_options_set(strncmp(k, "commit.", 7) == 0 ? copts : wopts, k, v) < 0 ? cli_fail()
+		rc = paimon_options_set(strncmp(k, "commit.", 7) == 0 ? copts : wopts, k, v) < 0 ? wfail()
 												      : CLI_CONTINUE;
 		free(k);
 		free(v);
@@ -488,13 +528,13 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
 	if (paimon_schema_to_arrow(paimon_table_schema(t), &st.tschema) < 0) {
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	st.table_ident = pos[0];
 	if (paimon_table_write_new(&st.w, t, wopts) < 0) {
 		st.w = NULL;
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	st.input_name = strcmp(input, "-") ? input : "<stdin>";
@@ -514,7 +554,7 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		if (!strcmp(input, "-")) {
 			in = stdin;
 		} else if (!(in = fopen(input, "rb"))) {
-			rc = cli_error("cannot open %s: %s", input, strerror(errno));
+			rc = werror("cannot open %s: %s", input, strerror(errno));
 			goto out;
 		}
 		rc = fmt == IN_CSV ? read_csv(&st, in, delim) : read_jsonl(&st, in);
@@ -524,20 +564,20 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	progress(&st, 1);
 	if (paimon_table_write_prepare_commit(st.w, &msg) < 0) {
 		msg = NULL;
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	if (paimon_table_commit_new(&commit, t, copts) < 0) {
 		commit = NULL;
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	if (overwrite && paimon_table_commit_set_overwrite(commit, part) < 0) {
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	if (paimon_table_commit_commit(commit, &msg, 1, INT64_MAX, &snap) < 0) {
-		rc = cli_fail();
+		rc = wfail();
 		goto out;
 	}
 	{
@@ -551,7 +591,7 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 			    json_object_set_new(o, "rows", json_integer(rows)) < 0 ||
 			    json_object_set_new(o, "files", json_integer((json_int_t)files)) < 0) {
 				json_decref(o);
-				rc = cli_oom();
+				rc = woom();
 				goto out;
 			}
 			rc = cli_print_json(o);
@@ -565,8 +605,7 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		}
 	}
 out:
-	if (st.progress)
-		progress(&st, 1);
+	clear_progress();
 	if (msg) {
 		if (commit)
 			paimon_table_commit_abort(commit, &msg, 1);

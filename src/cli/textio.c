@@ -5,6 +5,7 @@
 #include "textio.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -398,8 +399,12 @@ void tio_format_double(char *buf, size_t size, double v, int is_float)
 		snprintf(buf, size, signbit(v) ? "-0.0" : "0.0");
 		return;
 	}
-	/* shortest digits that read back to the same value */
-	for (p = 1; p <= 17; p++) {
+	/* Shortest digits that read back to the same value. A decimal of at
+	 * most DBL_DIG (FLT_DIG) digits survives the round trip through the
+	 * binary value, so when 15 (6) digits read back, their zero-stripped
+	 * form is the shortest; otherwise 16 or 17 (7..9) are needed. */
+	p = is_float ? (fabs(v) < FLT_MIN ? 1 : 6) : (fabs(v) < DBL_MIN ? 1 : 15); /* subnormals: fewer digits */
+	for (; p <= 17; p++) {
 		snprintf(e, sizeof e, "%.*e", p - 1, v);
 		if (is_float ? (float)strtod(e, NULL) == (float)v : strtod(e, NULL) == v)
 			break;
@@ -893,8 +898,10 @@ static int parse_int(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *o
 		return -1;
 	errno = 0;
 	v = strtoll(buf, &end, 10);
-	if (errno || *end || v < lo || v > hi)
+	if (*end || end == buf)
 		return -1;
+	if (errno || v < lo || v > hi)
+		return -2;
 	*out = v;
 	return 0;
 }
@@ -956,9 +963,13 @@ static int append_scalar_text(tio_col *c, const char *s, size_t n, tio_err *err)
 	case K_I64: {
 		static const int64_t lo[] = {INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN};
 		static const int64_t hi[] = {INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX};
-		int k = c->kind - K_I8;
-		if (parse_int(s, n, lo[k], hi[k], &iv) < 0)
-			return bad_value(c, s, n, "not an integer in range", err);
+		int k = c->kind - K_I8, pr = parse_int(s, n, lo[k], hi[k], &iv);
+		char why[64];
+		if (pr < 0) {
+			if (pr == -2)
+				snprintf(why, sizeof why, "out of range [%" PRId64 ", %" PRId64 "]", lo[k], hi[k]);
+			return bad_value(c, s, n, pr == -2 ? why : "not an integer", err);
+		}
 		switch (c->kind) {
 		case K_I8: { int8_t x = (int8_t)iv; return append_fixed(c, &x, 1); }
 		case K_I16: { int16_t x = (int16_t)iv; return append_fixed(c, &x, 2); }
