@@ -167,6 +167,23 @@ ok_run --json read db.t; line_count 3
 ok_run read db.t --format tsv --select id,name --where "id = 1"; out_has "$(printf '1\t"Smith, ""Ann"""')"
 ok_run read db.t --format csv --delimiter ';' --select id,price --where "id = 1"; out_has "1;12.30"
 
+# ------------------------------------------------ --output, empty data
+ok_run read db.t --format csv --output "$T/o.csv"
+[ -s "$OUT" ] && fail "printed to stdout with --output"
+same_rows "$T/in1.csv" "$T/o.csv"
+ok_run table create db.e --columns "a INT, b STRING"
+ok_run read db.e --format csv; printf 'a,b\n' >"$T/exp"; same_file "$T/exp" "$OUT"
+ok_run read db.e --format jsonl; line_count 0
+ok_run read db.e; out_has "a"; line_count 1
+printf 'a,b\n' >"$T/empty.csv"
+ok_run write db.e "$T/empty.csv"; out_has "nothing to commit"
+ok_run --json snapshots db.e; json_ok 'd == []'
+: >"$T/empty.jsonl"
+ok_run write db.e "$T/empty.jsonl"; out_has "nothing to commit"
+: >"$T/nohdr.csv"
+fail_run 1 "header" -- write db.e "$T/nohdr.csv"
+fail_run 1 "o.csv" -- read db.e --format csv --output "$T/nodir/o.csv"
+
 # --------------------------------------------------- select/where/limit
 ok_run read db.t --select name,id --where "id > 1" --format csv
 printf 'name,id\n"",2\n,3\n' >"$T/exp"; same_rows "$T/exp" "$OUT"
