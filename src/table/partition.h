@@ -42,6 +42,10 @@ typedef struct pm_partition_info {
 
 /* From a table schema (keys + options). PAIMON_EINVAL for a bad option. */
 int pm_partition_info_init(pm_partition_info *pi, const pm_table_schema *s);
+/* From a ROW of the partition keys directly (tests, callers without a
+ * schema): default_name NULL = PM_DEFAULT_PARTITION_NAME; field_index NULL. */
+int pm_partition_info_init_row(pm_partition_info *pi, const pm_type *row, const char *default_name,
+			       int legacy_name);
 void pm_partition_info_dispose(pm_partition_info *pi);
 
 /* Serializes values (pi->n datums) with arity prefix, appending to out. */

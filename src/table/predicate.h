@@ -39,7 +39,9 @@ typedef enum pm_pred_op {
 	PM_PRED_AND = 100, PM_PRED_OR, PM_PRED_NOT
 } pm_pred_op;
 
-typedef struct pm_predicate pm_predicate;
+/* The same type as the public paimon_predicate (include/paimonc/table.h):
+ * a paimon_predicate* is a pm_predicate*. */
+typedef struct paimon_predicate pm_predicate;
 
 /* Leaf on a top-level column: one literal for comparisons and string ops,
  * none for IS (NOT) NULL, n >= 0 for IN / NOT IN. A NULL literal pointer

@@ -71,4 +71,15 @@ int pm_datum_to_text(const pm_type *t, const pm_binrow_datum *d, pm_buf *out);
 int pm_datum_from_arrow(const pm_type *t, const struct ArrowSchema *s, const struct ArrowArray *a,
 			int64_t row, pm_binrow_datum *out);
 
+/*
+ * Like pm_datum_from_arrow. A DECIMAL with precision > 18 is stored
+ * little-endian in Arrow but big-endian in a datum, so its bytes cannot
+ * point into the array: they are written to `scratch` (16 bytes) and
+ * out->bytes points there. pm_datum_from_arrow uses one thread-local
+ * scratch, overwritten by its next call for such a decimal: use this
+ * variant to hold several wide decimals at once.
+ */
+int pm_datum_from_arrow_scratch(const pm_type *t, const struct ArrowSchema *s, const struct ArrowArray *a,
+				int64_t row, pm_binrow_datum *out, uint8_t scratch[16]);
+
 #endif

@@ -420,6 +420,9 @@ struct pq_writer {
 	pm_buf raw, comp, hdr;
 	uint8_t *cvt;           /* conversion buffer */
 	uint32_t *idx_tmp;
+	/* the footer as written (pq_writer_file_meta), valid after close */
+	pm_pq_file_meta meta;
+	pm_pq_column_order *meta_orders;
 };
 
 #define CVT_BATCH 1024
@@ -1719,6 +1722,11 @@ const pm_type *pq_writer_type(const pq_writer *w)
 	return w->s->row;
 }
 
+const pm_pq_file_meta *pq_writer_file_meta(const pq_writer *w)
+{
+	return w->closed ? &w->meta : NULL;
+}
+
 uint64_t pq_writer_bytes_written(const pq_writer *w)
 {
 	return w->pos;
@@ -1831,7 +1839,9 @@ static int write_footer(pq_writer *w)
 	fm.column_orders = orders;
 	fm.n_column_orders = w->s->n_cols;
 	rc = pm_pq_file_meta_encode(&fm, &f);
-	pm_free(orders);
+	pm_free(w->meta_orders);
+	w->meta = fm;
+	w->meta_orders = orders;
 	if (!rc && f.len > UINT32_MAX)
 		rc = pm_err(PAIMON_EINVAL, "Parquet footer too large");
 	if (!rc) {
@@ -1858,6 +1868,7 @@ int pq_writer_close(pq_writer *w)
 	o = w->out;
 	w->out = NULL;
 	w->closed = 1;
+	w->meta.file_size = w->pos;
 	if ((rc = pm_out_close(o)))
 		return pm_err_wrap("cannot write Parquet file '%s'", w->path);
 	return 0;
@@ -1883,6 +1894,7 @@ void pq_writer_free(pq_writer *w)
 	}
 	pm_free(w->pidx);
 	pm_free(w->rgs);
+	pm_free(w->meta_orders);
 	pm_buf_dispose(&w->raw);
 	pm_buf_dispose(&w->comp);
 	pm_buf_dispose(&w->hdr);

@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 
+#include "format/parquet/parquet_meta.h"
 #include "io/fileio.h"
 #include "paimonc/arrow_c.h"
 #include "types/datatype.h"
@@ -66,6 +67,10 @@ int pq_writer_write(pq_writer *w, const struct ArrowArray *batch, const struct A
 int pq_writer_close(pq_writer *w);
 /* Frees; a writer that was not closed has its file removed. */
 void pq_writer_free(pq_writer *w);
+/* The FileMetaData as written (schema, row groups with chunk statistics,
+ * file_size set; footer_offset/len and arena unset), or NULL before a
+ * successful close. Borrowed: valid until pq_writer_free. */
+const pm_pq_file_meta *pq_writer_file_meta(const pq_writer *w);
 /* Bytes written to the file so far (after close: the file size). */
 uint64_t pq_writer_bytes_written(const pq_writer *w);
 
