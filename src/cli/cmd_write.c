@@ -182,8 +182,16 @@ static int read_csv(wstate *st, FILE *f, char delim)
 		goto out;
 	}
 	for (i = 0; i < r.nfields; i++) {
-		const char *name = r.buf + r.starts[i];
+		char *name = r.buf + r.starts[i];
 		int col = find_column(st, name);
+		if (col < 0 && !r.quoted[i]) { /* "id, name": spaces around unquoted names */
+			size_t len = r.lens[i];
+			while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+				name[--len] = 0;
+			while (*name == ' ' || *name == '\t')
+				name++;
+			col = find_column(st, name);
+		}
 		if (col < 0) {
 			rc = werror("%s: line 1: column '%s' of the header is not a column of table %s", st->input_name,
 				       name, st->table_ident);

@@ -200,7 +200,7 @@ ok_run read db.t --where "id > 100" --format jsonl; line_count 0
 
 # ------------------------------------------- snapshots, tags, time travel
 cat >"$T/in3.csv" <<'EOF'
-name,id
+name , id
 fourth,4
 EOF
 ok_run write db.t "$T/in3.csv"; out_has "snapshot 2: 1 rows"
