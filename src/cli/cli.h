@@ -59,6 +59,13 @@ extern const cli_group cli_group_schema;
 extern const cli_group cli_group_snapshot;
 extern const cli_group cli_group_tag;
 
+/*
+ * Commands without a group: `paimonc write`, `paimonc read`,
+ * `paimonc snapshots`. They run with ctx->group == NULL.
+ */
+extern const cli_cmd cli_cmd_write; /* cmd_write.c */
+extern const cli_cmd cli_cmd_read;  /* cmd_read.c */
+
 /* ------------------------------------------------------------ arguments */
 
 typedef enum cli_opt_kind {
@@ -130,8 +137,11 @@ int cli_open_table(cli_ctx *ctx, const char *ident, paimon_table **out);
 
 /* ------------------------------------------------------------------- help */
 
-void cli_print_top_help(FILE *f, const cli_group *const *groups, size_t ngroups);
+/* cmds: the commands without a group (listed first). */
+void cli_print_top_help(FILE *f, const cli_group *const *groups, size_t ngroups, const cli_cmd *const *cmds,
+			size_t ncmds);
 void cli_print_group_help(FILE *f, const cli_group *g);
+/* g may be NULL for a command without a group. */
 void cli_print_cmd_help(FILE *f, const cli_group *g, const cli_cmd *c, const cli_opt *opts);
 
 /* ----------------------------------------------------------------- output */

@@ -253,8 +253,8 @@ int cli_parse(cli_ctx *ctx, const cli_opt *opts, int argc, char **argv, const ch
 		}
 		if (k != n || !len || *w == '[' || *w == '(' || *w == '-')
 			w = "ARGUMENT", len = 8;
-		return cli_usage_error(ctx, "missing argument %.*s (usage: paimonc %s %s %s)", (int)len, w,
-				       ctx->group->name, cmd->name, cmd->synopsis);
+		return cli_usage_error(ctx, "missing argument %.*s (usage: paimonc %s%s%s %s)", (int)len, w,
+				       ctx->group ? ctx->group->name : "", ctx->group ? " " : "", cmd->name, cmd->synopsis);
 	}
 	*npos = n;
 	return CLI_CONTINUE;
@@ -363,14 +363,17 @@ static const char *global_help =
 	"  -h, --help             show help (also after GROUP or COMMAND)\n"
 	"      --version          show the version\n";
 
-void cli_print_top_help(FILE *f, const cli_group *const *groups, size_t ngroups)
+void cli_print_top_help(FILE *f, const cli_group *const *groups, size_t ngroups, const cli_cmd *const *cmds,
+			size_t ncmds)
 {
 	size_t g, c;
-	fputs("Usage: paimonc [-w PATH] [--json] GROUP COMMAND [ARGS]\n\n"
+	fputs("Usage: paimonc [-w PATH] [--json] [GROUP] COMMAND [ARGS]\n\n"
 	      "Inspect and manage Apache Paimon tables in a filesystem warehouse.\n\n",
 	      f);
 	fputs(global_help, f);
 	fputs("\nCommands:\n", f);
+	for (c = 0; c < ncmds; c++)
+		fprintf(f, "  %-18s %s\n", cmds[c]->name, cmds[c]->synopsis);
 	for (g = 0; g < ngroups; g++)
 		for (c = 0; c < groups[g]->ncmds; c++)
 			fprintf(f, "  %-8s %-9s %s\n", groups[g]->name, groups[g]->cmds[c].name,
@@ -402,7 +405,8 @@ void cli_print_cmd_help(FILE *f, const cli_group *g, const cli_cmd *c, const cli
 	char left[128];
 	size_t w = strlen("-h, --help");
 
-	fprintf(f, "Usage: paimonc [-w PATH] %s %s %s\n\n%s\n", g->name, c->name, c->synopsis, c->summary);
+	fprintf(f, "Usage: paimonc [-w PATH] %s%s%s %s\n\n%s\n", g ? g->name : "", g ? " " : "", c->name, c->synopsis,
+		c->summary);
 	for (o = opts; o && o->kind != CLI_OPT_END; o++) {
 		opt_left(left, sizeof left, o);
 		if (strlen(left) > w)

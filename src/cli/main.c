@@ -15,6 +15,34 @@ static const cli_group *const groups[] = {
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
+/* `paimonc snapshots DB.TABLE`: the same as `paimonc snapshot list`. */
+static int snapshots_alias(cli_ctx *ctx, int argc, char **argv)
+{
+	size_t i;
+	for (i = 0; i < cli_group_snapshot.ncmds; i++)
+		if (strcmp(cli_group_snapshot.cmds[i].name, "list") == 0)
+			return cli_group_snapshot.cmds[i].fn(ctx, argc, argv);
+	return cli_error("internal: no snapshot list command");
+}
+
+static const cli_cmd cmd_snapshots = {
+	"snapshots", snapshots_alias, "DB.TABLE [--json]",
+	"List a table's snapshots (the same as 'paimonc snapshot list').", NULL, 1, 1,
+};
+
+/* Commands without a group. */
+static const cli_cmd *const direct_cmds[] = {&cli_cmd_write, &cli_cmd_read, &cmd_snapshots};
+#define NDIRECT (sizeof direct_cmds / sizeof direct_cmds[0])
+
+static const cli_cmd *find_direct(const char *name)
+{
+	size_t i;
+	for (i = 0; i < NDIRECT; i++)
+		if (strcmp(direct_cmds[i]->name, name) == 0)
+			return direct_cmds[i];
+	return NULL;
+}
+
 static const cli_group *find_group(const char *name)
 {
 	size_t i;
@@ -46,8 +74,14 @@ static int help_command(cli_ctx *ctx, int argc, char **argv)
 	char *fake[2];
 
 	if (argc == 0) {
-		cli_print_top_help(stdout, groups, NGROUPS);
+		cli_print_top_help(stdout, groups, NGROUPS, direct_cmds, NDIRECT);
 		return CLI_EXIT_OK;
+	}
+	if ((c = find_direct(argv[0]))) {
+		ctx->cmd = c;
+		fake[0] = argv[0];
+		fake[1] = "--help";
+		return c->fn(ctx, 2, fake);
 	}
 	if (!(g = find_group(argv[0])))
 		return cli_usage_error(NULL, "unknown command group '%s'", argv[0]);
@@ -87,7 +121,7 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 			i++;
 			break;
 		} else if (is_help(a)) {
-			cli_print_top_help(stdout, groups, NGROUPS);
+			cli_print_top_help(stdout, groups, NGROUPS, direct_cmds, NDIRECT);
 			return CLI_EXIT_OK;
 		} else if (strcmp(a, "--version") == 0) {
 			printf("paimonc %s (libpaimonc %s)\n", PAIMONC_VERSION, paimon_version());
@@ -108,11 +142,16 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 		i++;
 	}
 	if (i >= argc)
-		return cli_usage_error(NULL, "missing command group (one of: db, table, schema, snapshot, tag)");
+		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet) or "
+					     "command (write, read, snapshots)");
 	if (strcmp(argv[i], "help") == 0)
 		return help_command(ctx, argc - i - 1, argv + i + 1);
+	if ((c = find_direct(argv[i]))) {
+		ctx->cmd = c;
+		return c->fn(ctx, argc - i, argv + i);
+	}
 	if (!(g = find_group(argv[i])))
-		return cli_usage_error(NULL, "unknown command group '%s'", argv[i]);
+		return cli_usage_error(NULL, "unknown command or command group '%s'", argv[i]);
 	ctx->group = g;
 	i++;
 	if (i >= argc)

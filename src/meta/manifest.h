@@ -287,6 +287,9 @@ int pm_index_manifest_write(pm_fileio *io, const char *table_path, const pm_mani
 typedef struct pm_entry_merger pm_entry_merger;
 int pm_entry_merger_new(pm_entry_merger **out);
 int pm_entry_merger_add(pm_entry_merger *m, const pm_manifest_entry *entries, size_t n);
+/* Same, taking ownership of entries[0..n) (each is moved or disposed and
+ * left zeroed, also on failure; the caller frees only the array). */
+int pm_entry_merger_add_move(pm_entry_merger *m, pm_manifest_entry *entries, size_t n);
 /* Moves the result (live ADDs, then unmatched DELETEs, in first-seen order)
  * into out and resets the merger. */
 int pm_entry_merger_finish(pm_entry_merger *m, pm_manifest_entry_list *out);

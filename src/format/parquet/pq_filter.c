@@ -384,7 +384,7 @@ size_t pm_pq_filter_leaves(const pm_pq_filter *f, int *out, size_t cap)
 		return 1;
 	}
 	for (i = 0; i < f->n_kids; i++)
-		n += pm_pq_filter_leaves(f->kids[i], out + (n < cap ? n : cap), n < cap ? cap - n : 0);
+		n += pm_pq_filter_leaves(f->kids[i], out ? out + (n < cap ? n : cap) : NULL, out && n < cap ? cap - n : 0);
 	return n;
 }
 

@@ -1,0 +1,662 @@
+/*
+ * cmd_write.c - `paimonc write DB.TABLE INPUT`: append (or overwrite) rows
+ * from a Parquet, CSV or JSON Lines file into a table and commit them as
+ * one snapshot. Value conventions: textio.h.
+ */
+#include "cli.h"
+#include "textio.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BATCH_ROWS 65536
+#define BATCH_BYTES ((size_t)64 << 20)
+
+enum in_format { IN_PARQUET, IN_CSV, IN_JSONL };
+
+typedef struct wstate {
+	const char *input_name; /* for messages */
+	const char *table_ident;
+	paimon_table_write *w;
+	struct ArrowSchema tschema; /* the table's row type */
+	tio_col **cols;
+	size_t ncols;
+	int64_t rows;
+	/* progress */
+	int progress;
+	double t0, last;
+	int64_t *bytes; /* input bytes consumed so far, or NULL */
+	int64_t parquet_bytes;
+} wstate;
+
+/* The progress line on stderr, when one is showing; errors clear it first. */
+static int progress_shown;
+
+static void clear_progress(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}
+
+static int werror(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int werror(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	clear_progress();
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return cli_error("%s", msg);
+}
+
+static int wfail(void)
+{
+	clear_progress();
+	return cli_fail();
+}
+
+static int woom(void)
+{
+	clear_progress();
+	return cli_oom();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(wstate *st, int final)
+{
+	double t = now_s(), el;
+	int64_t b;
+	if (!st->progress || (!final && t - st->last < 0.2))
+		return;
+	st->last = t;
+	el = t - st->t0;
+	b = st->bytes ? *st->bytes : st->parquet_bytes;
+	if (final) {
+		clear_progress();
+		fflush(stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K%" PRId64 " rows written, %.1f MB read, %.1f MB/s", st->rows, b / 1e6,
+		el > 0 ? b / 1e6 / el : 0.0);
+	progress_shown = 1;
+	fflush(stderr);
+}
+
+/* Writes the buffered rows of st->cols as one batch. */
+static int flush_batch(wstate *st)
+{
+	struct ArrowArray a;
+	struct ArrowSchema s;
+	int rc;
+	if (st->ncols == 0 || tio_col_length(st->cols[0]) == 0)
+		return CLI_CONTINUE;
+	if ((rc = tio_batch_finish(st->cols, st->ncols, &a, &s)) < 0)
+		return rc == TIO_ENOMEM ? woom() : werror("internal: columns of unequal length");
+	rc = paimon_table_write_arrow(st->w, &a, &s);
+	st->rows += a.length;
+	a.release(&a);
+	s.release(&s);
+	if (rc < 0)
+		return wfail();
+	progress(st, 0);
+	return CLI_CONTINUE;
+}
+
+static int batch_full(const wstate *st)
+{
+	size_t i, bytes = 0;
+	if (st->ncols == 0)
+		return 0;
+	if (tio_col_length(st->cols[0]) >= BATCH_ROWS)
+		return 1;
+	for (i = 0; i < st->ncols; i++)
+		bytes += tio_col_bytes(st->cols[i]);
+	return bytes >= BATCH_BYTES;
+}
+
+static int find_column(const wstate *st, const char *name)
+{
+	int64_t i;
+	for (i = 0; i < st->tschema.n_children; i++)
+		if (strcmp(st->tschema.children[i]->name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int value_error(const wstate *st, int64_t line, const tio_err *e)
+{
+	return werror("%s: line %" PRId64 ": %s", st->input_name, line, e->msg);
+}
+
+static int add_builder(wstate *st, size_t slot, int col)
+{
+	tio_err e;
+	int rc = tio_col_new(st->tschema.children[col], &st->cols[slot], &e);
+	if (rc == TIO_ENOMEM)
+		return woom();
+	if (rc < 0)
+		return werror("%s", e.msg);
+	return CLI_CONTINUE;
+}
+
+/* ------------------------------------------------------------------ CSV */
+
+static int read_csv(wstate *st, FILE *f, char delim)
+{
+	tio_csv r;
+	tio_err e;
+	size_t i;
+	int rc, got;
+	int64_t c;
+	int *seen = NULL;
+
+	tio_csv_init(&r, f, delim);
+	st->bytes = &r.bytes;
+	got = tio_csv_next(&r, &e);
+	if (got == 0) {
+		rc = werror("%s: empty input: a header row naming the columns is required", st->input_name);
+		goto out;
+	}
+	if (got < 0) {
+		rc = got == TIO_ENOMEM ? woom() : werror("%s: %s", st->input_name, e.msg);
+		goto out;
+	}
+	st->ncols = r.nfields;
+	if (!(st->cols = calloc(r.nfields, sizeof *st->cols)) ||
+	    !(seen = calloc((size_t)st->tschema.n_children + 1, sizeof *seen))) {
+		rc = woom();
+		goto out;
+	}
+	for (i = 0; i < r.nfields; i++) {
+		char *name = r.buf + r.starts[i];
+		int col = find_column(st, name);
+		if (col < 0 && !r.quoted[i]) { /* "id, name": spaces around unquoted names */
+			size_t len = r.lens[i];
+			while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t'))
+				name[--len] = 0;
+			while (*name == ' ' || *name == '\t')
+				name++;
+			col = find_column(st, name);
+		}
+		if (col < 0) {
+			rc = werror("%s: line 1: column '%s' of the header is not a column of table %s", st->input_name,
+				       name, st->table_ident);
+			goto out;
+		}
+		if (seen[col]++) {
+			rc = werror("%s: line 1: column '%s' appears twice in the header", st->input_name, name);
+			goto out;
+		}
+		if ((rc = add_builder(st, i, col)) != CLI_CONTINUE)
+			goto out;
+	}
+	for (c = 0; c < st->tschema.n_children; c++)
+		if (!seen[c] && !(st->tschema.children[c]->flags & ARROW_FLAG_NULLABLE)) {
+			rc = werror("%s: line 1: NOT NULL column '%s' is missing from the header", st->input_name,
+				       st->tschema.children[c]->name);
+			goto out;
+		}
+	for (;;) {
+		got = tio_csv_next(&r, &e);
+		if (got == 0)
+			break;
+		if (got < 0) {
+			rc = got == TIO_ENOMEM ? woom() : werror("%s: %s", st->input_name, e.msg);
+			goto out;
+		}
+		if (r.nfields == 1 && r.lens[0] == 0 && !r.quoted[0] && st->ncols > 1)
+			continue; /* blank line */
+		if (r.nfields != st->ncols) {
+			rc = werror("%s: line %" PRId64 ": %zu fields, but the header has %zu", st->input_name, r.line,
+				       r.nfields, st->ncols);
+			goto out;
+		}
+		for (i = 0; i < r.nfields; i++) {
+			const char *v = r.buf + r.starts[i];
+			int vr = tio_col_append_text(st->cols[i], (r.lens[i] == 0 && !r.quoted[i]) ? NULL : v, r.lens[i], &e);
+			if (vr < 0) {
+				rc = vr == TIO_ENOMEM ? woom() : value_error(st, r.line, &e);
+				goto out;
+			}
+		}
+		if (batch_full(st) && (rc = flush_batch(st)) != CLI_CONTINUE)
+			goto out;
+	}
+	rc = flush_batch(st);
+out:
+	st->bytes = NULL;
+	free(seen);
+	tio_csv_dispose(&r);
+	return rc;
+}
+
+/* --------------------------------------------------------------- JSONL */
+
+static int read_jsonl(wstate *st, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0, i;
+	ssize_t n;
+	int64_t lineno = 0, bytes = 0;
+	int rc = CLI_CONTINUE;
+	tio_err e;
+
+	st->bytes = &bytes;
+	st->ncols = (size_t)st->tschema.n_children;
+	if (!(st->cols = calloc(st->ncols + 1, sizeof *st->cols)))
+		return woom();
+	for (i = 0; i < st->ncols; i++)
+		if ((rc = add_builder(st, i, (int)i)) != CLI_CONTINUE)
+			return rc;
+	errno = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		json_t *obj;
+		json_error_t je;
+		const char *key;
+		json_t *val;
+		size_t k = (size_t)n;
+		lineno++;
+		bytes += n;
+		while (k > 0 && (line[k - 1] == '\n' || line[k - 1] == '\r' || line[k - 1] == ' ' || line[k - 1] == '\t'))
+			k--;
+		if (k == 0)
+			continue;
+		obj = json_loadb(line, k, JSON_DECODE_ANY, &je);
+		if (!obj) {
+			rc = werror("%s: line %" PRId64 ": invalid JSON: %s (at character %d)", st->input_name, lineno,
+				       je.text, je.column);
+			goto out;
+		}
+		if (!json_is_object(obj)) {
+			json_decref(obj);
+			rc = werror("%s: line %" PRId64 ": expected a JSON object", st->input_name, lineno);
+			goto out;
+		}
+		json_object_foreach(obj, key, val) {
+			if (find_column(st, key) < 0) {
+				rc = werror("%s: line %" PRId64 ": key '%s' is not a column of the table", st->input_name,
+					       lineno, key);
+				json_decref(obj);
+				goto out;
+			}
+		}
+		for (i = 0; i < st->ncols; i++) {
+			int vr = tio_col_append_json(st->cols[i], json_object_get(obj, st->tschema.children[i]->name), &e);
+			if (vr < 0) {
+				json_decref(obj);
+				rc = vr == TIO_ENOMEM ? woom() : value_error(st, lineno, &e);
+				goto out;
+			}
+		}
+		json_decref(obj);
+		if (batch_full(st) && (rc = flush_batch(st)) != CLI_CONTINUE)
+			goto out;
+	}
+	if (ferror(f)) {
+		rc = werror("%s: read error: %s", st->input_name, strerror(errno));
+		goto out;
+	}
+	rc = flush_batch(st);
+out:
+	st->bytes = NULL;
+	free(line);
+	return rc;
+}
+
+/* ------------------------------------------------------------- Parquet */
+
+/* Copies stdin to a temporary file (the Parquet reader needs to seek). */
+static int stdin_to_temp(char *path, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+	char buf[65536];
+	size_t n;
+	int fd;
+	FILE *f;
+	snprintf(path, size, "%s/paimonc-stdin-XXXXXX.parquet", dir && *dir ? dir : "/tmp");
+	fd = mkstemps(path, 8);
+	if (fd < 0)
+		return werror("cannot create a temporary file for standard input: %s", strerror(errno));
+	f = fdopen(fd, "wb");
+	if (!f) {
+		close(fd);
+		unlink(path);
+		return werror("cannot create a temporary file for standard input: %s", strerror(errno));
+	}
+	while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			break;
+	if (ferror(stdin) || ferror(f) || fclose(f) != 0) {
+		unlink(path);
+		return werror("cannot copy standard input to %s: %s", path, strerror(errno));
+	}
+	return CLI_CONTINUE;
+}
+
+static int read_parquet(wstate *st, const char *path)
+{
+	paimon_parquet_reader *r = NULL;
+	struct ArrowSchema s;
+	struct ArrowArray a;
+	int eof = 0, rc = CLI_CONTINUE;
+	int64_t total;
+
+	memset(&s, 0, sizeof s);
+	if (paimon_parquet_reader_open(&r, path, NULL, 0, BATCH_ROWS) < 0)
+		return wfail();
+	if (paimon_parquet_reader_schema(r, &s) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	total = paimon_parquet_reader_num_rows(r);
+	for (;;) {
+		if (paimon_parquet_reader_next(r, &a, &eof) < 0) {
+			rc = wfail();
+			goto out;
+		}
+		if (eof)
+			break;
+		if (paimon_table_write_arrow(st->w, &a, &s) < 0) {
+			a.release(&a);
+			rc = wfail();
+			goto out;
+		}
+		st->rows += a.length;
+		a.release(&a);
+		(void)total;
+		progress(st, 0);
+	}
+out:
+	if (s.release)
+		s.release(&s);
+	paimon_parquet_reader_free(r);
+	return rc;
+}
+
+/* ------------------------------------------------------------- command */
+
+static int ends_with(const char *s, const char *suf)
+{
+	size_t n = strlen(s), m = strlen(suf);
+	return n >= m && strcasecmp(s + n - m, suf) == 0;
+}
+
+static int parse_format(cli_ctx *ctx, const char *fmt, const char *input, enum in_format *out, char *delim)
+{
+	if (fmt) {
+		if (!strcmp(fmt, "parquet"))
+			*out = IN_PARQUET;
+		else if (!strcmp(fmt, "csv"))
+			*out = IN_CSV;
+		else if (!strcmp(fmt, "tsv"))
+			*out = IN_CSV, *delim = '\t';
+		else if (!strcmp(fmt, "jsonl") || !strcmp(fmt, "json") || !strcmp(fmt, "ndjson"))
+			*out = IN_JSONL;
+		else
+			return cli_usage_error(ctx, "invalid --format '%s': expected parquet, csv, tsv or jsonl", fmt);
+		return CLI_CONTINUE;
+	}
+	if (ends_with(input, ".parquet") || ends_with(input, ".pq"))
+		*out = IN_PARQUET;
+	else if (ends_with(input, ".csv"))
+		*out = IN_CSV;
+	else if (ends_with(input, ".tsv"))
+		*out = IN_CSV, *delim = '\t';
+	else if (ends_with(input, ".jsonl") || ends_with(input, ".ndjson") || ends_with(input, ".json"))
+		*out = IN_JSONL;
+	else
+		return cli_usage_error(ctx, "cannot tell the format of '%s' from its name: use --format parquet|csv|jsonl",
+				       input);
+	return CLI_CONTINUE;
+}
+
+static int parse_delim(cli_ctx *ctx, const char *arg, char *delim)
+{
+	if (!strcmp(arg, "\\t") || !strcmp(arg, "tab"))
+		*delim = '\t';
+	else if (strlen(arg) == 1 && arg[0] != '"' && arg[0] != '\n' && arg[0] != '\r')
+		*delim = arg[0];
+	else
+		return cli_usage_error(ctx, "invalid --delimiter '%s': expected one character (or \\t)", arg);
+	return CLI_CONTINUE;
+}
+
+/* "k=v,k2=v2" -> options. */
+static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
+{
+	char **items = NULL;
+	size_t n = 0, i;
+	int rc;
+	if ((rc = cli_split_names(ctx, "--partition", arg, &items, &n)) != CLI_CONTINUE)
+		return rc;
+	if (paimon_options_new(out) < 0) {
+		cli_names_free(items, n);
+		return wfail();
+	}
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(items[i], '=');
+		if (!eq || eq == items[i]) {
+			rc = cli_usage_error(ctx, "invalid --partition '%s': expected KEY=VALUE[,KEY=VALUE...]", arg);
+			break;
+		}
+		*eq = 0;
+		if (paimon_options_set(*out, items[i], eq + 1) < 0) {
+			rc = wfail();
+			break;
+		}
+	}
+	cli_names_free(items, n);
+	if (rc != CLI_CONTINUE) {
+		paimon_options_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static int write_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input;
+	size_t npos, i;
+	int overwrite = 0, rc;
+	enum in_format fmt = IN_CSV;
+	char delim = ',', tmp_path[4096] = "";
+	cli_list optlist = {0};
+	paimon_options *wopts = NULL, *copts = NULL, *part = NULL;
+	paimon_table *t = NULL;
+	paimon_table_commit *commit = NULL;
+	paimon_commit_message *msg = NULL;
+	FILE *in = NULL;
+	wstate st;
+	int64_t snap = -1;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 'f', "format", "FMT", "input format: parquet, csv, tsv or jsonl (default: from the file name)",
+		 &fmt_arg, 0},
+		{CLI_OPT_FLAG, 0, "overwrite", NULL, "replace the table's rows (INSERT OVERWRITE) instead of appending",
+		 &overwrite, 0},
+		{CLI_OPT_VALUE, 0, "partition", "K=V,...", "with --overwrite: replace only this partition", &part_arg, 0},
+		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE",
+		 "write option, e.g. target-file-size=64mb, file.compression=zstd; commit.* options go to the "
+		 "committer (repeatable)",
+		 &optlist, 0},
+		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
+		{0},
+	};
+
+	memset(&st, 0, sizeof st);
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		goto out;
+	input = pos[1];
+	if (!strcmp(input, "-") && !fmt_arg) {
+		rc = cli_usage_error(ctx, "reading standard input needs --format parquet|csv|jsonl");
+		goto out;
+	}
+	if ((rc = parse_format(ctx, fmt_arg, input, &fmt, &delim)) != CLI_CONTINUE)
+		goto out;
+	if (delim_arg && (rc = parse_delim(ctx, delim_arg, &delim)) != CLI_CONTINUE)
+		goto out;
+	if (delim_arg && fmt != IN_CSV) {
+		rc = cli_usage_error(ctx, "--delimiter applies to CSV input only");
+		goto out;
+	}
+	if (part_arg && !overwrite) {
+		rc = cli_usage_error(ctx, "--partition needs --overwrite");
+		goto out;
+	}
+	if (part_arg && (rc = parse_partition(ctx, part_arg, &part)) != CLI_CONTINUE)
+		goto out;
+	if (paimon_options_new(&wopts) < 0 || paimon_options_new(&copts) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	for (i = 0; i < optlist.count; i++) {
+		char *k, *v;
+		if ((rc = cli_split_kv(ctx, "--option", optlist.items[i].value, &k, &v)) != CLI_CONTINUE)
+			goto out;
+		rc = paimon_options_set(strncmp(k, "commit.", 7) == 0 ? copts : wopts, k, v) < 0 ? wfail()
+												      : CLI_CONTINUE;
+		free(k);
+		free(v);
+		if (rc != CLI_CONTINUE)
+			goto out;
+	}
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
+		goto out;
+	if (paimon_schema_to_arrow(paimon_table_schema(t), &st.tschema) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	st.table_ident = pos[0];
+	if (paimon_table_write_new(&st.w, t, wopts) < 0) {
+		st.w = NULL;
+		rc = wfail();
+		goto out;
+	}
+	st.input_name = strcmp(input, "-") ? input : "<stdin>";
+	st.progress = isatty(STDERR_FILENO);
+	st.t0 = st.last = now_s();
+	if (fmt == IN_PARQUET) {
+		const char *path = input;
+		if (!strcmp(input, "-")) {
+			if ((rc = stdin_to_temp(tmp_path, sizeof tmp_path)) != CLI_CONTINUE) {
+				tmp_path[0] = 0;
+				goto out;
+			}
+			path = tmp_path;
+		}
+		rc = read_parquet(&st, path);
+	} else {
+		if (!strcmp(input, "-")) {
+			in = stdin;
+		} else if (!(in = fopen(input, "rb"))) {
+			rc = werror("cannot open %s: %s", input, strerror(errno));
+			goto out;
+		}
+		rc = fmt == IN_CSV ? read_csv(&st, in, delim) : read_jsonl(&st, in);
+	}
+	if (rc != CLI_CONTINUE)
+		goto out;
+	progress(&st, 1);
+	if (paimon_table_write_prepare_commit(st.w, &msg) < 0) {
+		msg = NULL;
+		rc = wfail();
+		goto out;
+	}
+	if (paimon_table_commit_new(&commit, t, copts) < 0) {
+		commit = NULL;
+		rc = wfail();
+		goto out;
+	}
+	if (overwrite && paimon_table_commit_set_overwrite(commit, part) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	if (paimon_table_commit_commit(commit, &msg, 1, INT64_MAX, &snap) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	{
+		int64_t rows = paimon_commit_message_row_count(msg);
+		size_t files = paimon_commit_message_file_count(msg);
+		paimon_commit_message_free(msg);
+		msg = NULL;
+		if (ctx->json) {
+			json_t *o = json_object();
+			if (!o || json_object_set_new(o, "snapshotId", snap >= 0 ? json_integer(snap) : json_null()) < 0 ||
+			    json_object_set_new(o, "rows", json_integer(rows)) < 0 ||
+			    json_object_set_new(o, "files", json_integer((json_int_t)files)) < 0) {
+				json_decref(o);
+				rc = woom();
+				goto out;
+			}
+			rc = cli_print_json(o);
+		} else {
+			if (snap >= 0)
+				printf("snapshot %" PRId64 ": %" PRId64 " rows written in %zu file%s%s\n", snap, rows, files,
+				       files == 1 ? "" : "s", overwrite ? " (overwrite)" : "");
+			else
+				printf("nothing to commit: no rows\n");
+			rc = CLI_EXIT_OK;
+		}
+	}
+out:
+	clear_progress();
+	if (msg) {
+		if (commit)
+			paimon_table_commit_abort(commit, &msg, 1);
+		else if (t && paimon_table_commit_new(&commit, t, NULL) == 0)
+			paimon_table_commit_abort(commit, &msg, 1);
+		paimon_commit_message_free(msg);
+	}
+	if (commit)
+		paimon_table_commit_free(commit);
+	if (in && in != stdin)
+		fclose(in);
+	if (tmp_path[0])
+		unlink(tmp_path);
+	for (i = 0; i < st.ncols; i++)
+		tio_col_free(st.cols[i]);
+	free(st.cols);
+	if (st.w)
+		paimon_table_write_free(st.w);
+	if (st.tschema.release)
+		st.tschema.release(&st.tschema);
+	if (t)
+		paimon_table_free(t);
+	paimon_options_free(wopts);
+	paimon_options_free(copts);
+	paimon_options_free(part);
+	cli_list_dispose(&optlist);
+	return rc == CLI_CONTINUE ? CLI_EXIT_OK : rc;
+}
+
+const cli_cmd cli_cmd_write = {
+	"write", write_main,
+	"DB.TABLE INPUT [--format parquet|csv|jsonl] [--overwrite [--partition K=V,...]] [--option K=V]...",
+	"Write the rows of a Parquet, CSV or JSON Lines file ('-' for standard input) into a table as one snapshot.",
+	"The format comes from the file name (.parquet, .csv, .tsv, .jsonl/.ndjson/.json) unless --format is given.\n"
+	"CSV: a header row names the columns (any order, a subset of the table's); fields may be quoted with \"\n"
+	"(\"\" inside quotes is a quote); an empty unquoted field is null, \"\" is an empty string.\n"
+	"JSON Lines: one object per line keyed by column name; a missing key is null.\n"
+	"Values: BOOLEAN true/false; numbers as text/JSON numbers (NaN, Infinity); DECIMAL \"12.34\";\n"
+	"DATE 2024-05-14; TIME 01:02:03.5; TIMESTAMP 2024-05-14 01:02:03.123456 (UTC for _LTZ);\n"
+	"BINARY/BYTES as base64; ARRAY as a JSON array, ROW as a JSON object, MAP as a JSON object\n"
+	"(or [{\"key\": k, \"value\": v}, ...]); in CSV nested values are cells of JSON text.\n"
+	"Parquet columns are matched by name and converted as pypaimon converts Arrow data.\n"
+	"Prints the new snapshot id with the rows and files written (--json: {\"snapshotId\", \"rows\", \"files\"}).\n"
+	"A progress line (rows, MB/s) goes to standard error when it is a terminal.\n",
+	2, 2,
+};

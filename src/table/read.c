@@ -1,0 +1,525 @@
+/*
+ * table/read.c - split -> Arrow batches (see read.h).
+ *
+ * Per batch: the Parquet reader yields the file's columns (old names, old
+ * types); each "work" column (projected columns, then columns read only
+ * for the filter) is taken from the file by field id and cast to the read
+ * type, or made all-null when the file predates the column. The exact
+ * filter runs on the work batch; filter-only columns are then dropped and
+ * the limit applied. Only one data file is open at a time and batches are
+ * produced on demand, so memory is bounded by the batch size.
+ */
+#include "table/read.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "arrow/arrow_builder.h"
+#include "arrow/arrow_filter.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "format/parquet/reader.h"
+#include "table/partition.h"
+
+/* --------------------------------------------------------------- helpers */
+
+int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, size_t **idx, size_t *n)
+{
+	size_t i, j, cnt = projection && projection->len ? projection->len : s->nfields;
+	size_t *x = pm_malloc((cnt ? cnt : 1) * sizeof *x);
+	*idx = NULL;
+	*n = 0;
+	if (!x)
+		return PAIMON_ENOMEM;
+	for (i = 0; i < cnt; i++) {
+		if (projection && projection->len) {
+			long k = pm_schema_field_index(s, projection->items[i]);
+			if (k < 0) {
+				pm_free(x);
+				return pm_err(PAIMON_EINVAL, "projection: column '%s' does not exist in the table",
+					      projection->items[i]);
+			}
+			for (j = 0; j < i; j++)
+				if (x[j] == (size_t)k) {
+					pm_free(x);
+					return pm_err(PAIMON_EINVAL, "projection: column '%s' is listed twice",
+						      projection->items[i]);
+				}
+			x[i] = (size_t)k;
+		} else {
+			x[i] = i;
+		}
+	}
+	*idx = x;
+	*n = cnt;
+	return 0;
+}
+
+static int fields_schema(const pm_table_schema *s, const size_t *idx, size_t n, struct ArrowSchema *out)
+{
+	size_t i;
+	int rc = pm_aschema_init(out, "+s", "", 0, (int64_t)n);
+	if (rc) {
+		if (out->release)
+			out->release(out);
+		return rc;
+	}
+	for (i = 0; i < n; i++)
+		if ((rc = pm_field_to_arrow(&s->fields[idx[i]], out->children[i])) != 0) {
+			out->release(out);
+			return rc;
+		}
+	return 0;
+}
+
+int pm_read_output_schema(const pm_table_schema *s, const pm_strlist *projection, struct ArrowSchema *out)
+{
+	size_t *idx, n;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = pm_read_projection(s, projection, &idx, &n)) != 0)
+		return rc;
+	rc = fields_schema(s, idx, n, out);
+	pm_free(idx);
+	return rc;
+}
+
+static const char *strip_file_scheme(const char *p)
+{
+	if (!strncmp(p, "file://", 7))
+		return p + 7;
+	if (!strncmp(p, "file:", 5))
+		return p + 5;
+	return p;
+}
+
+int pm_read_data_file_path(const char *table_path, const pm_strmap *options,
+			   const struct pm_partition_info *pi, const pm_manifest_entry *e, int style,
+			   pm_buf *out)
+{
+	const char *dir = options ? pm_strmap_get(options, "data-file.path-directory") : NULL;
+	int rc;
+	pm_buf_clear(out);
+	if (e->file.external_path)
+		return pm_buf_puts(out, strip_file_scheme(e->file.external_path));
+	if ((rc = pm_buf_puts(out, table_path)) != 0 || (rc = pm_buf_putc(out, '/')) != 0)
+		return rc;
+	if (dir && *dir && ((rc = pm_buf_puts(out, dir)) != 0 || (rc = pm_buf_putc(out, '/')) != 0))
+		return rc;
+	if (pi->n && (rc = pm_partition_path(pi, e->partition.p, e->partition.n,
+					     style ? PM_PART_PYTHON : PM_PART_JAVA, out)) != 0)
+		return rc;
+	if (e->bucket == -2)
+		rc = pm_buf_puts(out, "bucket-postpone/");
+	else
+		rc = pm_buf_printf(out, "bucket-%d/", (int)e->bucket);
+	if (!rc)
+		rc = pm_buf_puts(out, e->file.file_name);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- stream */
+
+typedef struct rd_state {
+	pm_fileio *io;
+	char *table_path;
+	pm_table_schema *schema;
+	pm_strmap options;
+	pm_predicate *pred;
+	int64_t limit, emitted, batch_rows;
+	pm_split **splits;
+	size_t n_splits, si, fi;
+	pm_partition_info pi;
+	int have_pi;
+	pm_schema_cache schemas;
+	size_t *work;                    /* field indexes: projection, then filter-only */
+	size_t nwork, nproj;
+	struct ArrowSchema work_schema;
+	struct ArrowSchema out_schema;
+	/* current file */
+	pm_pq_reader *r;
+	pm_buf path;
+	int *map;                        /* per work column: child of the file batch, -1 absent */
+	struct ArrowSchema file_schema;
+	uint8_t *sel;
+	size_t sel_cap;
+	struct ArrowArray *kids;
+	int done;
+} rd_state;
+
+static void close_file(rd_state *st)
+{
+	pm_pq_reader_free(st->r);
+	st->r = NULL;
+	if (st->file_schema.release)
+		st->file_schema.release(&st->file_schema);
+	memset(&st->file_schema, 0, sizeof st->file_schema);
+}
+
+static void rd_free(void *vst)
+{
+	rd_state *st = vst;
+	size_t i;
+	if (!st)
+		return;
+	close_file(st);
+	for (i = 0; i < st->n_splits; i++)
+		pm_split_free(st->splits[i]);
+	pm_free(st->splits);
+	pm_free(st->table_path);
+	pm_schema_free(st->schema);
+	pm_strmap_dispose(&st->options);
+	pm_pred_free(st->pred);
+	if (st->have_pi)
+		pm_partition_info_dispose(&st->pi);
+	pm_schema_cache_dispose(&st->schemas);
+	pm_free(st->work);
+	if (st->work_schema.release)
+		st->work_schema.release(&st->work_schema);
+	if (st->out_schema.release)
+		st->out_schema.release(&st->out_schema);
+	pm_buf_dispose(&st->path);
+	pm_free(st->map);
+	pm_free(st->sel);
+	pm_free(st->kids);
+	pm_free(st);
+}
+
+static int rd_schema(void *vst, struct ArrowSchema *out)
+{
+	rd_state *st = vst;
+	size_t *idx = NULL;
+	int rc;
+	idx = pm_malloc((st->nproj ? st->nproj : 1) * sizeof *idx);
+	if (!idx)
+		return PAIMON_ENOMEM;
+	memcpy(idx, st->work, st->nproj * sizeof *idx);
+	rc = fields_schema(st->schema, idx, st->nproj, out);
+	pm_free(idx);
+	return rc;
+}
+
+static const pm_field *field_by_id(const pm_table_schema *s, int32_t id)
+{
+	size_t i;
+	for (i = 0; i < s->nfields; i++)
+		if (s->fields[i].id == id)
+			return &s->fields[i];
+	return NULL;
+}
+
+/* Opens the next data file; st->done when there is none. */
+static int open_next(rd_state *st)
+{
+	for (;;) {
+		const pm_split *sp;
+		const pm_manifest_entry *e;
+		const pm_table_schema *fs;
+		const char **cols = NULL;
+		size_t ncols = 0, k;
+		pm_pq_filter *pf = NULL;
+		pm_pq_read_options o;
+		int rc;
+
+		if (st->si >= st->n_splits) {
+			st->done = 1;
+			return 0;
+		}
+		sp = st->splits[st->si];
+		if (st->fi >= sp->entries.len) {
+			st->si++;
+			st->fi = 0;
+			continue;
+		}
+		e = &sp->entries.items[st->fi++];
+		if (e->file.row_count == 0)
+			continue;
+		if ((rc = pm_schema_cache_get(&st->schemas, e->file.schema_id, &fs)) != 0)
+			return pm_err_wrap("data file '%s'", e->file.file_name);
+		cols = pm_calloc(st->nwork + 1, sizeof *cols);
+		if (!cols)
+			return PAIMON_ENOMEM;
+		for (k = 0; k < st->nwork; k++) {
+			const pm_field *f = field_by_id(fs, st->schema->fields[st->work[k]].id);
+			size_t j;
+			st->map[k] = -1;
+			if (!f)
+				continue;
+			for (j = 0; j < ncols; j++)
+				if (!strcmp(cols[j], f->name))
+					break;
+			if (j == ncols)
+				cols[ncols++] = f->name;
+		}
+		if (ncols == 0 && fs->nfields)
+			cols[ncols++] = fs->fields[0].name; /* only for the row count */
+		if (st->pred && (rc = pm_pred_to_pq_filter(st->pred, fs, &pf)) != 0) {
+			pm_free(cols);
+			return pm_err_wrap("data file '%s'", e->file.file_name);
+		}
+		memset(&o, 0, sizeof o);
+		o.columns = cols;
+		o.n_columns = ncols;
+		o.batch_rows = st->batch_rows;
+		if (!st->pred && st->limit >= 0 && st->limit - st->emitted < o.batch_rows)
+			o.batch_rows = st->limit - st->emitted > 0 ? st->limit - st->emitted : 1;
+		o.filter = pf;
+		if ((rc = pm_read_data_file_path(st->table_path, &st->options, &st->pi, e, 0, &st->path)) != 0)
+			goto fail;
+		rc = pm_pq_reader_open(st->io, pm_buf_cstr(&st->path), &o, &st->r);
+		if (rc == PAIMON_ENOTFOUND && st->pi.n && !e->file.external_path) {
+			/* pypaimon's partition directory style */
+			pm_buf alt = PM_BUF_INIT;
+			int rc2 = pm_read_data_file_path(st->table_path, &st->options, &st->pi, e, 1, &alt);
+			if (!rc2 && strcmp(pm_buf_cstr(&alt), pm_buf_cstr(&st->path)) != 0) {
+				rc2 = pm_pq_reader_open(st->io, pm_buf_cstr(&alt), &o, &st->r);
+				if (rc2 != PAIMON_ENOTFOUND)
+					rc = rc2;
+				if (!rc) {
+					pm_buf tmp = st->path;
+					st->path = alt;
+					alt = tmp;
+				}
+			}
+			pm_buf_dispose(&alt);
+		}
+		if (rc == PAIMON_ENOTFOUND) {
+			rc = pm_err(PAIMON_ENOTFOUND, "data file %s does not exist (listed in snapshot %lld)",
+				    pm_buf_cstr(&st->path), (long long)sp->snapshot_id);
+			goto fail;
+		}
+		if (rc)
+			goto fail;
+		if ((rc = pm_pq_reader_schema(st->r, &st->file_schema)) != 0)
+			goto fail;
+		for (k = 0; k < st->nwork; k++) {
+			const pm_field *f = field_by_id(fs, st->schema->fields[st->work[k]].id);
+			int64_t j;
+			if (!f)
+				continue;
+			for (j = 0; j < st->file_schema.n_children; j++)
+				if (!strcmp(st->file_schema.children[j]->name, f->name))
+					break;
+			if (j == st->file_schema.n_children) {
+				rc = pm_err(PAIMON_ECORRUPT, "data file %s has no column '%s' (schema %lld lists it)",
+					    pm_buf_cstr(&st->path), f->name, (long long)fs->id);
+				goto fail;
+			}
+			st->map[k] = (int)j;
+		}
+		pm_free(cols);
+		pm_pq_filter_free(pf);
+		return 0;
+fail:
+		pm_free(cols);
+		pm_pq_filter_free(pf);
+		close_file(st);
+		return rc;
+	}
+}
+
+/* Moves children [0, n) of a struct batch into a new struct; releases the rest. */
+static int take_children(struct ArrowArray *b, int64_t n, struct ArrowArray *kids, struct ArrowArray *out)
+{
+	int64_t i, len = b->length;
+	for (i = 0; i < n; i++) {
+		kids[i] = *b->children[i];
+		b->children[i]->release = NULL;
+	}
+	b->release(b);
+	return pm_evolve_struct(kids, n, len, out);
+}
+
+static int rd_next_inner(rd_state *st, struct ArrowArray *out)
+{
+	memset(out, 0, sizeof *out);
+	for (;;) {
+		struct ArrowArray b, work;
+		int eof = 0, rc;
+		int64_t n, k;
+
+		if (st->done || (st->limit >= 0 && st->emitted >= st->limit)) {
+			close_file(st);
+			st->done = 1;
+			return 0;
+		}
+		if (!st->r) {
+			if ((rc = open_next(st)) != 0)
+				return rc;
+			if (st->done)
+				continue;
+		}
+		memset(&b, 0, sizeof b);
+		if ((rc = pm_pq_reader_next(st->r, &b, &eof)) != 0) {
+			rc = pm_err_wrap("reading data file %s", pm_buf_cstr(&st->path));
+			close_file(st);
+			return rc;
+		}
+		if (eof) {
+			close_file(st);
+			continue;
+		}
+		n = b.length;
+		for (k = 0; k < (int64_t)st->nwork; k++) {
+			int j = st->map[k];
+			if (j >= 0 && j < b.n_children) {
+				struct ArrowArray moved = *b.children[j];
+				b.children[j]->release = NULL;
+				rc = pm_evolve_cast(st->schema->fields[st->work[k]].name, st->file_schema.children[j],
+						    &moved, st->work_schema.children[k], &st->kids[k]);
+			} else {
+				rc = pm_evolve_null_array(st->work_schema.children[k], n, &st->kids[k]);
+			}
+			if (rc) {
+				while (k-- > 0)
+					st->kids[k].release(&st->kids[k]);
+				b.release(&b);
+				return pm_err_wrap("data file %s", pm_buf_cstr(&st->path));
+			}
+		}
+		b.release(&b);
+		if ((rc = pm_evolve_struct(st->kids, (int64_t)st->nwork, n, &work)) != 0)
+			return rc;
+		if (st->pred && n > 0) {
+			int64_t cnt;
+			if ((size_t)n > st->sel_cap) {
+				uint8_t *ns = pm_realloc(st->sel, (size_t)n);
+				if (!ns) {
+					work.release(&work);
+					return PAIMON_ENOMEM;
+				}
+				st->sel = ns;
+				st->sel_cap = (size_t)n;
+			}
+			if ((rc = pm_pred_eval_batch(st->pred, &st->work_schema, &work, st->sel)) != 0) {
+				work.release(&work);
+				return pm_err_wrap("filtering data file %s", pm_buf_cstr(&st->path));
+			}
+			cnt = pm_arrow_sel_count(st->sel, n);
+			if (cnt == 0) {
+				work.release(&work);
+				continue;
+			}
+			if (cnt < n) {
+				struct ArrowArray f;
+				rc = pm_arrow_filter(&st->work_schema, &work, st->sel, &f);
+				work.release(&work);
+				if (rc)
+					return rc;
+				work = f;
+			}
+		}
+		if (work.length == 0) {
+			work.release(&work);
+			continue;
+		}
+		if (st->nwork > st->nproj) {
+			struct ArrowArray p;
+			if ((rc = take_children(&work, (int64_t)st->nproj, st->kids, &p)) != 0)
+				return rc;
+			work = p;
+		}
+		if (st->limit >= 0 && st->emitted + work.length > st->limit) {
+			struct ArrowArray h;
+			rc = pm_arrow_head(&st->out_schema, &work, st->limit - st->emitted, &h);
+			work.release(&work);
+			if (rc)
+				return rc;
+			work = h;
+		}
+		st->emitted += work.length;
+		if (st->limit >= 0 && st->emitted >= st->limit)
+			close_file(st);
+		*out = work;
+		return 0;
+	}
+}
+
+static int rd_next(void *vst, struct ArrowArray *out)
+{
+	return rd_next_inner(vst, out);
+}
+
+int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size_t n,
+		   struct ArrowArrayStream *out)
+{
+	rd_state *st = pm_calloc(1, sizeof *st);
+	pm_strlist pcols = {0};
+	size_t *proj = NULL, nproj = 0, i, j;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (!st)
+		return PAIMON_ENOMEM;
+	st->io = spec->io;
+	st->limit = spec->limit;
+	st->batch_rows = spec->batch_rows > 0 ? spec->batch_rows : 65536;
+	if (!(st->table_path = pm_strdup(spec->table_path))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	if ((rc = pm_schema_copy(spec->schema, &st->schema)) != 0)
+		goto fail;
+	if ((rc = pm_strmap_copy(&st->options, &st->schema->options)) != 0)
+		goto fail;
+	if (spec->options)
+		for (i = 0; i < spec->options->len; i++)
+			if ((rc = pm_strmap_set(&st->options, spec->options->keys[i], spec->options->vals[i])) != 0)
+				goto fail;
+	if ((rc = pm_partition_info_init(&st->pi, st->schema)) != 0)
+		goto fail;
+	st->have_pi = 1;
+	if ((rc = pm_schema_cache_init(&st->schemas, spec->io, spec->table_path, st->schema)) != 0)
+		goto fail;
+	if ((rc = pm_read_projection(st->schema, spec->projection, &proj, &nproj)) != 0)
+		goto fail;
+	if (spec->pred) {
+		if ((rc = pm_pred_copy(spec->pred, &st->pred)) != 0 || (rc = pm_pred_bind(st->pred, st->schema)) != 0)
+			goto fail;
+		if ((rc = pm_pred_columns(st->pred, &pcols)) != 0)
+			goto fail;
+	}
+	st->work = pm_malloc((nproj + pcols.len + 1) * sizeof *st->work);
+	if (!st->work) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	memcpy(st->work, proj, nproj * sizeof *proj);
+	st->nwork = st->nproj = nproj;
+	for (i = 0; i < pcols.len; i++) {
+		long k = pm_schema_field_index(st->schema, pcols.items[i]);
+		if (k < 0) {
+			rc = pm_err(PAIMON_EINVAL, "filter: column '%s' does not exist in the table", pcols.items[i]);
+			goto fail;
+		}
+		for (j = 0; j < st->nwork; j++)
+			if (st->work[j] == (size_t)k)
+				break;
+		if (j == st->nwork)
+			st->work[st->nwork++] = (size_t)k;
+	}
+	if ((rc = fields_schema(st->schema, st->work, st->nwork, &st->work_schema)) != 0 ||
+	    (rc = fields_schema(st->schema, st->work, st->nproj, &st->out_schema)) != 0)
+		goto fail;
+	st->map = pm_calloc(st->nwork + 1, sizeof *st->map);
+	st->kids = pm_calloc(st->nwork + 1, sizeof *st->kids);
+	st->splits = pm_calloc(n + 1, sizeof *st->splits);
+	if (!st->map || !st->kids || !st->splits) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		if ((rc = pm_split_copy(splits[i], &st->splits[i])) != 0)
+			goto fail;
+		st->n_splits++;
+	}
+	pm_free(proj);
+	pm_strlist_dispose(&pcols);
+	/* pm_astream_init frees the state itself when it fails. */
+	return pm_astream_init(out, rd_schema, rd_next, rd_free, st);
+fail:
+	pm_free(proj);
+	pm_strlist_dispose(&pcols);
+	rd_free(st);
+	return rc;
+}

@@ -1,0 +1,850 @@
+/*
+ * table/scan.c - scan planning (see scan.h).
+ *
+ * Planning cost is linear in the number of manifest entries: manifests are
+ * pruned by their partition statistics before they are read, entries by
+ * their exact partition (memoized for runs of equal partitions) and only
+ * then, when the predicate reads non-partition columns, by value stats
+ * decoded lazily under the file's schema (schemas cached by id). Files are
+ * grouped per (partition, bucket) with a hash table.
+ */
+#include "table/scan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/error.h"
+#include "core/mem.h"
+#include "table/partition.h"
+#include "table/stats.h"
+
+/* ----------------------------------------------------------------- splits */
+
+void pm_split_free(pm_split *s)
+{
+	if (!s)
+		return;
+	pm_bytes_dispose(&s->partition);
+	pm_manifest_entry_list_dispose(&s->entries);
+	pm_free(s);
+}
+
+int pm_split_copy(const pm_split *src, pm_split **out)
+{
+	pm_split *s = pm_calloc(1, sizeof *s);
+	size_t i;
+	int rc;
+	*out = NULL;
+	if (!s)
+		return PAIMON_ENOMEM;
+	s->snapshot_id = src->snapshot_id;
+	s->bucket = src->bucket;
+	s->row_count = src->row_count;
+	if ((rc = pm_bytes_set(&s->partition, src->partition.p, src->partition.n)) != 0)
+		goto fail;
+	for (i = 0; i < src->entries.len; i++)
+		if ((rc = pm_manifest_entry_list_append_copy(&s->entries, &src->entries.items[i])) != 0)
+			goto fail;
+	*out = s;
+	return 0;
+fail:
+	pm_split_free(s);
+	return rc;
+}
+
+static void put_u32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	put_u32(p, (uint32_t)v);
+	put_u32(p + 4, (uint32_t)(v >> 32));
+}
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
+}
+
+int pm_split_serialize(const pm_split *s, pm_buf *out)
+{
+	pm_buf ent = PM_BUF_INIT;
+	uint8_t hdr[24];
+	int rc;
+	if (s->partition.n > UINT32_MAX)
+		return pm_err(PAIMON_EINVAL, "split partition too large");
+	if ((rc = pm_manifest_entries_encode(s->entries.items, s->entries.len, &ent)) != 0)
+		return rc;
+	if (ent.len > UINT32_MAX) {
+		pm_buf_dispose(&ent);
+		return pm_err(PAIMON_EINVAL, "split too large to serialize (%zu bytes)", ent.len);
+	}
+	memcpy(hdr, PM_SPLIT_MAGIC, 4);
+	put_u32(hdr + 4, PM_SPLIT_VERSION);
+	put_u64(hdr + 8, (uint64_t)s->snapshot_id);
+	put_u32(hdr + 16, (uint32_t)s->bucket);
+	put_u32(hdr + 20, (uint32_t)s->partition.n);
+	if ((rc = pm_buf_append(out, hdr, sizeof hdr)) == 0 &&
+	    (rc = pm_buf_append(out, s->partition.p, s->partition.n)) == 0) {
+		uint8_t l[4];
+		put_u32(l, (uint32_t)ent.len);
+		if ((rc = pm_buf_append(out, l, 4)) == 0)
+			rc = pm_buf_append(out, ent.data, ent.len);
+	}
+	pm_buf_dispose(&ent);
+	return rc;
+}
+
+int pm_split_deserialize(const void *data, size_t len, pm_split **out)
+{
+	const uint8_t *p = data;
+	pm_split *s;
+	size_t plen, elen, i;
+	uint32_t ver;
+	int rc;
+	*out = NULL;
+	if (!p || len < 24 || memcmp(p, PM_SPLIT_MAGIC, 4) != 0)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: bad header (%zu bytes, magic %s)", len,
+			      len >= 4 && p && memcmp(p, PM_SPLIT_MAGIC, 4) == 0 ? "ok" : "missing");
+	ver = get_u32(p + 4);
+	if (ver != PM_SPLIT_VERSION)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: unsupported version %u (expected %d)", ver,
+			      PM_SPLIT_VERSION);
+	plen = get_u32(p + 20);
+	if (plen > len - 24 || len - 24 - plen < 4)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: partition length %zu exceeds the data", plen);
+	elen = get_u32(p + 24 + plen);
+	if (elen != len - 28 - plen)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu does not match the data (%zu)",
+			      elen, len - 28 - plen);
+	s = pm_calloc(1, sizeof *s);
+	if (!s)
+		return PAIMON_ENOMEM;
+	s->snapshot_id = (int64_t)get_u64(p + 8);
+	s->bucket = (int32_t)get_u32(p + 16);
+	if ((rc = pm_bytes_set(&s->partition, p + 24, plen)) != 0)
+		goto fail;
+	if ((rc = pm_manifest_entries_decode("split", p + 28 + plen, elen, &s->entries)) != 0)
+		goto fail;
+	for (i = 0; i < s->entries.len; i++) {
+		const pm_manifest_entry *e = &s->entries.items[i];
+		if (e->kind != PM_FILE_KIND_ADD || e->bucket != s->bucket || e->partition.n != plen ||
+		    (plen && memcmp(e->partition.p, s->partition.p, plen) != 0)) {
+			rc = pm_err(PAIMON_ECORRUPT, "split bytes: file '%s' does not belong to the split",
+				    e->file.file_name ? e->file.file_name : "");
+			goto fail;
+		}
+		if (e->file.row_count < 0) {
+			rc = pm_err(PAIMON_ECORRUPT, "split bytes: file '%s' has a negative row count",
+				    e->file.file_name ? e->file.file_name : "");
+			goto fail;
+		}
+		s->row_count += e->file.row_count;
+	}
+	*out = s;
+	return 0;
+fail:
+	pm_split_free(s);
+	return rc;
+}
+
+/* ----------------------------------------------------------- schema cache */
+
+int pm_schema_cache_init(pm_schema_cache *c, pm_fileio *io, const char *table_path,
+			 const pm_table_schema *current)
+{
+	memset(c, 0, sizeof *c);
+	c->io = io;
+	if (!(c->table_path = pm_strdup(table_path)))
+		return PAIMON_ENOMEM;
+	if (current) {
+		pm_table_schema *cp = NULL;
+		int rc = pm_schema_copy(current, &cp);
+		if (rc)
+			return rc;
+		c->items = pm_malloc(4 * sizeof *c->items);
+		if (!c->items) {
+			pm_schema_free(cp);
+			return PAIMON_ENOMEM;
+		}
+		c->cap = 4;
+		c->items[c->len++] = cp;
+	}
+	return 0;
+}
+
+int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_table_schema **out)
+{
+	pm_table_schema *s = NULL;
+	size_t i;
+	int rc;
+	for (i = 0; i < c->len; i++)
+		if (c->items[i]->id == id) {
+			*out = c->items[i];
+			return 0;
+		}
+	if (id < 0)
+		return pm_err(PAIMON_ECORRUPT, "invalid schema id %lld", (long long)id);
+	if ((rc = pm_schema_load(c->io, c->table_path, id, &s)) != 0)
+		return rc;
+	if (c->len == c->cap) {
+		size_t nc = c->cap ? c->cap * 2 : 4;
+		pm_table_schema **ni = pm_realloc(c->items, nc * sizeof *ni);
+		if (!ni) {
+			pm_schema_free(s);
+			return PAIMON_ENOMEM;
+		}
+		c->items = ni;
+		c->cap = nc;
+	}
+	c->items[c->len++] = s;
+	*out = s;
+	return 0;
+}
+
+void pm_schema_cache_dispose(pm_schema_cache *c)
+{
+	size_t i;
+	for (i = 0; i < c->len; i++)
+		pm_schema_free(c->items[i]);
+	pm_free(c->items);
+	pm_free(c->table_path);
+	memset(c, 0, sizeof *c);
+}
+
+/* ---------------------------------------------------- snapshot resolution */
+
+static const char *opt(const pm_strmap *o, const char *k)
+{
+	const char *v = o ? pm_strmap_get(o, k) : NULL;
+	return v && *v ? v : NULL;
+}
+
+static int opt_i64(const pm_strmap *o, const char *k, int64_t def, int64_t min, int64_t *out)
+{
+	const char *v = opt(o, k);
+	long long x;
+	*out = def;
+	if (!v)
+		return 0;
+	if (pm_parse_i64(v, &x) != 0 || x < min)
+		return pm_err(PAIMON_EINVAL, "option '%s': invalid value '%s' (expected an integer >= %lld)", k, v,
+			      (long long)min);
+	*out = x;
+	return 0;
+}
+
+/* Memory sizes as Java's MemorySize: "128 mb", "4MB", "1024", "64 kb". */
+static int opt_size(const pm_strmap *o, const char *k, int64_t def, int64_t *out)
+{
+	const char *v = opt(o, k), *p;
+	char *end;
+	long long n;
+	int64_t mult = 1;
+	*out = def;
+	if (!v)
+		return 0;
+	n = strtoll(v, &end, 10);
+	if (end == v || n < 0)
+		goto bad;
+	p = end;
+	while (*p == ' ')
+		p++;
+	if (!*p || !strcasecmp(p, "b") || !strcasecmp(p, "bytes"))
+		mult = 1;
+	else if (!strcasecmp(p, "k") || !strcasecmp(p, "kb") || !strcasecmp(p, "kibibytes"))
+		mult = 1024;
+	else if (!strcasecmp(p, "m") || !strcasecmp(p, "mb") || !strcasecmp(p, "mebibytes"))
+		mult = 1024 * 1024;
+	else if (!strcasecmp(p, "g") || !strcasecmp(p, "gb") || !strcasecmp(p, "gibibytes"))
+		mult = (int64_t)1 << 30;
+	else if (!strcasecmp(p, "t") || !strcasecmp(p, "tb") || !strcasecmp(p, "tebibytes"))
+		mult = (int64_t)1 << 40;
+	else
+		goto bad;
+	if (n > INT64_MAX / mult)
+		goto bad;
+	*out = n * mult;
+	return 0;
+bad:
+	return pm_err(PAIMON_EINVAL, "option '%s': invalid memory size '%s'", k, v);
+}
+
+int pm_scan_parse_local_timestamp(const char *text, int64_t *millis)
+{
+	int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, n = 0, ms = 0, digits = 0;
+	const char *p;
+	struct tm tm;
+	time_t t;
+	if (!text || sscanf(text, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n < 8)
+		goto bad;
+	p = text + n;
+	if (*p == ' ' || *p == 'T') {
+		int k = 0;
+		if (sscanf(p + 1, "%2d:%2d%n", &h, &mi, &k) != 2)
+			goto bad;
+		p += 1 + k;
+		if (*p == ':') {
+			if (sscanf(p + 1, "%2d%n", &s, &k) != 1)
+				goto bad;
+			p += 1 + k;
+			if (*p == '.') {
+				p++;
+				while (*p >= '0' && *p <= '9') {
+					if (digits < 3)
+						ms = ms * 10 + (*p - '0');
+					digits++;
+					p++;
+				}
+				if (!digits)
+					goto bad;
+				while (digits < 3) {
+					ms *= 10;
+					digits++;
+				}
+			}
+		}
+	}
+	if (*p || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || h < 0 || mi < 0 || s < 0)
+		goto bad;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	tm.tm_isdst = -1;
+	t = mktime(&tm);
+	if (t == (time_t)-1 && !(y == 1969 && mo == 12 && d == 31))
+		goto bad;
+	*millis = (int64_t)t * 1000 + ms;
+	return 0;
+bad:
+	return pm_err(PAIMON_EINVAL, "option 'scan.timestamp': cannot parse '%s' (expected 'yyyy-MM-dd HH:mm:ss[.SSS]')",
+		      text ? text : "");
+}
+
+static int range_error(pm_fileio *io, const char *table_path, int64_t id)
+{
+	int64_t lo = 0, hi = 0;
+	int f1 = 0, f2 = 0;
+	pm_err_state st;
+	pm_err_save(&st);
+	if (pm_snapshot_earliest_id(io, table_path, &lo, &f1) || pm_snapshot_latest_id(io, table_path, &hi, &f2))
+		f1 = f2 = 0;
+	pm_err_restore(&st);
+	if (!f1 || !f2)
+		return pm_err(PAIMON_ENOTFOUND, "option 'scan.snapshot-id': snapshot %lld does not exist (the table %s has no snapshots)",
+			      (long long)id, table_path);
+	return pm_err(PAIMON_ENOTFOUND,
+		      "option 'scan.snapshot-id': snapshot %lld does not exist; available snapshots are %lld..%lld",
+		      (long long)id, (long long)lo, (long long)hi);
+}
+
+static int snapshot_at_time(pm_fileio *io, const char *table_path, const char *what, int64_t t,
+			    pm_snapshot **out)
+{
+	int64_t lo, hi;
+	int f1 = 0, f2 = 0, rc;
+	pm_snapshot *s = NULL, *best = NULL;
+	if ((rc = pm_snapshot_earliest_id(io, table_path, &lo, &f1)) != 0 ||
+	    (rc = pm_snapshot_latest_id(io, table_path, &hi, &f2)) != 0)
+		return rc;
+	if (!f1 || !f2)
+		return pm_err(PAIMON_ENOTFOUND, "option '%s': the table %s has no snapshots", what, table_path);
+	/* Invariant: snapshots < lo are either unknown or <= t (best), > hi are > t. */
+	while (lo <= hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if ((rc = pm_snapshot_load(io, table_path, mid, &s)) != 0) {
+			pm_snapshot_free(best);
+			return rc;
+		}
+		if (s->time_millis <= t) {
+			pm_snapshot_free(best);
+			best = s;
+			lo = mid + 1;
+		} else {
+			pm_snapshot_free(s);
+			hi = mid - 1;
+		}
+		s = NULL;
+	}
+	if (!best)
+		return pm_err(PAIMON_ENOTFOUND, "option '%s': no snapshot of %s was committed at or before %lld ms",
+			      what, table_path, (long long)t);
+	*out = best;
+	return 0;
+}
+
+int pm_scan_resolve_snapshot(pm_fileio *io, const char *table_path, const pm_strmap *opts,
+			     pm_snapshot **out)
+{
+	static const char *keys[] = {"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis",
+				     "scan.timestamp"};
+	const char *set[4];
+	size_t i, nset = 0;
+	int rc;
+	*out = NULL;
+	for (i = 0; i < 4; i++)
+		if (opt(opts, keys[i]))
+			set[nset++] = keys[i];
+	if (nset > 1)
+		return pm_err(PAIMON_EINVAL, "options '%s' and '%s' cannot both be set (at most one time-travel option)",
+			      set[0], set[1]);
+	if (opt(opts, "scan.snapshot-id")) {
+		int64_t id;
+		if ((rc = opt_i64(opts, "scan.snapshot-id", 0, 1, &id)) != 0)
+			return rc;
+		rc = pm_snapshot_load(io, table_path, id, out);
+		if (rc == PAIMON_ENOTFOUND)
+			return range_error(io, table_path, id);
+		return rc;
+	}
+	if (opt(opts, "scan.tag-name")) {
+		const char *tag = opt(opts, "scan.tag-name");
+		int exists = 0;
+		if ((rc = pm_tag_exists(io, table_path, tag, &exists)) != 0)
+			return rc;
+		if (!exists)
+			return pm_err(PAIMON_ENOTFOUND, "option 'scan.tag-name': tag '%s' does not exist in %s", tag,
+				      table_path);
+		return pm_tag_load(io, table_path, tag, out);
+	}
+	if (opt(opts, "scan.timestamp-millis")) {
+		int64_t t;
+		if ((rc = opt_i64(opts, "scan.timestamp-millis", 0, INT64_MIN, &t)) != 0)
+			return rc;
+		return snapshot_at_time(io, table_path, "scan.timestamp-millis", t, out);
+	}
+	if (opt(opts, "scan.timestamp")) {
+		int64_t t;
+		if ((rc = pm_scan_parse_local_timestamp(opt(opts, "scan.timestamp"), &t)) != 0)
+			return rc;
+		return snapshot_at_time(io, table_path, "scan.timestamp", t, out);
+	}
+	{
+		int64_t id;
+		int found = 0;
+		if ((rc = pm_snapshot_latest_id(io, table_path, &id, &found)) != 0 || !found)
+			return rc;
+		return pm_snapshot_load(io, table_path, id, out);
+	}
+}
+
+/* --------------------------------------------------------------- pruning */
+
+typedef struct scan_ctx {
+	const pm_table_schema *schema;
+	const pm_predicate *pred;
+	pm_partition_info pi;
+	int32_t *pk_ids;                 /* partition key field ids */
+	pm_binrow_datum *pvals;
+	int need_stats;                  /* predicate reads non-partition columns */
+	pm_schema_cache *schemas;
+	/* memo of the last partition test */
+	pm_bytes last_part;
+	int last_part_result;
+	int has_last_part;
+	/* statistics lookup */
+	const pm_table_schema *cur_file_schema;
+	pm_col_stats *cols;
+	size_t cols_cap;
+	pm_col_stats *part_cols;
+	int64_t files_total;
+	int64_t manifests_total, manifests_pruned;
+	int rc;                          /* first error inside a callback */
+} scan_ctx;
+
+static const pm_col_stats unknown_stats = {0, 0, {0}, {0}, -1};
+
+static const pm_col_stats *manifest_lookup(void *vctx, int32_t field_id)
+{
+	scan_ctx *c = vctx;
+	size_t i;
+	for (i = 0; i < c->pi.n; i++)
+		if (c->pk_ids[i] == field_id)
+			return &c->part_cols[i];
+	return &unknown_stats;
+}
+
+static int keep_manifest(void *vctx, const pm_manifest_file_meta *m)
+{
+	scan_ctx *c = vctx;
+	pm_data_file_meta fake;
+	pm_table_schema ps;
+	int r;
+	c->manifests_total++;
+	c->files_total += m->num_added_files - m->num_deleted_files;
+	if (c->rc || !c->pred || c->pi.n == 0)
+		return !c->rc;
+	/* Decode the partition stats as if they were a file's value stats
+	 * under a schema made of the partition columns. */
+	memset(&fake, 0, sizeof fake);
+	fake.file_name = m->file_name;
+	fake.value_stats = m->partition_stats;
+	fake.row_count = -1;
+	memset(&ps, 0, sizeof ps);
+	ps.id = c->schema->id;
+	ps.fields = c->pi.row_type->fields;
+	ps.nfields = c->pi.n;
+	if (m->partition_stats.min_values.n <= sizeof pm_empty_binrow)
+		return 1; /* no usable stats (arity-0 rows) */
+	if (pm_stats_decode(&ps, &fake, c->part_cols) != 0) {
+		/* Unreadable partition stats cannot prune; the entries decide. */
+		return 1;
+	}
+	r = pm_pred_test_stats(c->pred, -1, manifest_lookup, c);
+	if (r == PM_PRED_NEVER) {
+		c->manifests_pruned++;
+		return 0;
+	}
+	return 1;
+}
+
+static const pm_col_stats *file_lookup(void *vctx, int32_t field_id)
+{
+	scan_ctx *c = vctx;
+	const pm_table_schema *fs = c->cur_file_schema;
+	size_t i, j;
+	for (i = 0; i < fs->nfields; i++)
+		if (fs->fields[i].id == field_id) {
+			/* A column whose type changed since: its stats are in the old
+			 * type, which the bound predicate cannot compare. */
+			for (j = 0; j < c->schema->nfields; j++)
+				if (c->schema->fields[j].id == field_id) {
+					const pm_type *a = c->schema->fields[j].type, *b = fs->fields[i].type;
+					if (a->root != b->root ||
+					    (a->root == PM_DECIMAL && (a->precision != b->precision || a->scale != b->scale)))
+						return &unknown_stats;
+					break;
+				}
+			return &c->cols[i];
+		}
+	return NULL; /* added after the file was written: all null */
+}
+
+static int test_partition(scan_ctx *c, const pm_manifest_entry *e)
+{
+	int r;
+	if (c->has_last_part && c->last_part.n == e->partition.n &&
+	    (e->partition.n == 0 || memcmp(c->last_part.p, e->partition.p, e->partition.n) == 0))
+		return c->last_part_result;
+	if ((c->rc = pm_partition_decode(&c->pi, e->partition.p, e->partition.n, c->pvals)) != 0)
+		return -1;
+	r = pm_pred_test_partition(c->pred, c->pk_ids, c->pvals, c->pi.n);
+	pm_bytes_dispose(&c->last_part);
+	if ((c->rc = pm_bytes_set(&c->last_part, e->partition.p, e->partition.n)) != 0)
+		return -1;
+	c->has_last_part = 1;
+	c->last_part_result = r;
+	return r;
+}
+
+static int keep_entry(void *vctx, const pm_manifest_entry *e)
+{
+	scan_ctx *c = vctx;
+	const pm_table_schema *fs;
+	int r;
+	if (c->rc)
+		return 0;
+	if (!c->pred)
+		return 1;
+	if (c->pi.n) {
+		r = test_partition(c, e);
+		if (r < 0)
+			return 0;
+		if (r == PM_PRED_NEVER)
+			return 0;
+	}
+	if (!c->need_stats)
+		return 1;
+	if ((c->rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0) {
+		pm_err_wrap("data file '%s'", e->file.file_name);
+		return 0;
+	}
+	if (fs->nfields > c->cols_cap) {
+		pm_col_stats *nc = pm_realloc(c->cols, fs->nfields * sizeof *nc);
+		if (!nc) {
+			c->rc = PAIMON_ENOMEM;
+			return 0;
+		}
+		c->cols = nc;
+		c->cols_cap = fs->nfields;
+	}
+	if ((c->rc = pm_stats_decode(fs, &e->file, c->cols)) != 0)
+		return 0;
+	c->cur_file_schema = fs;
+	r = pm_pred_test_stats(c->pred, e->file.row_count, file_lookup, c);
+	return r != PM_PRED_NEVER;
+}
+
+/* --------------------------------------------------------------- grouping */
+
+typedef struct group {
+	const pm_bytes *partition;
+	int32_t bucket;
+	uint64_t hash;
+	size_t *idx;
+	size_t n, cap;
+} group;
+
+static uint64_t hash_key(const pm_bytes *p, int32_t bucket)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+	for (i = 0; i < p->n; i++) {
+		h ^= p->p[i];
+		h *= 1099511628211ull;
+	}
+	h ^= (uint32_t)bucket;
+	h *= 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+static int group_push(group *g, size_t i)
+{
+	if (g->n == g->cap) {
+		size_t nc = g->cap ? g->cap * 2 : 8;
+		size_t *ni = pm_realloc(g->idx, nc * sizeof *ni);
+		if (!ni)
+			return PAIMON_ENOMEM;
+		g->idx = ni;
+		g->cap = nc;
+	}
+	g->idx[g->n++] = i;
+	return 0;
+}
+
+static int plan_push_split(pm_scan_plan *p, pm_split *s, size_t *cap)
+{
+	if (p->n_splits == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		pm_split **ns = pm_realloc(p->splits, nc * sizeof *ns);
+		if (!ns)
+			return PAIMON_ENOMEM;
+		p->splits = ns;
+		*cap = nc;
+	}
+	p->splits[p->n_splits++] = s;
+	return 0;
+}
+
+/* Moves the entries of `live` into splits. */
+static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
+		       pm_scan_plan *p)
+{
+	group *groups = NULL;
+	size_t ngroups = 0, gcap = 0, tcap, *table = NULL, i, j, split_cap = 0;
+	int rc = 0;
+
+	tcap = 16;
+	while (tcap < live->len * 2)
+		tcap <<= 1;
+	table = pm_malloc(tcap * sizeof *table);
+	if (!table)
+		return PAIMON_ENOMEM;
+	for (i = 0; i < tcap; i++)
+		table[i] = SIZE_MAX;
+	for (i = 0; i < live->len; i++) {
+		const pm_manifest_entry *e = &live->items[i];
+		uint64_t h = hash_key(&e->partition, e->bucket);
+		size_t slot = (size_t)h & (tcap - 1);
+		group *g = NULL;
+		if (e->kind != PM_FILE_KIND_ADD)
+			continue;
+		while (table[slot] != SIZE_MAX) {
+			group *cand = &groups[table[slot]];
+			if (cand->hash == h && cand->bucket == e->bucket && cand->partition->n == e->partition.n &&
+			    (e->partition.n == 0 || memcmp(cand->partition->p, e->partition.p, e->partition.n) == 0)) {
+				g = cand;
+				break;
+			}
+			slot = (slot + 1) & (tcap - 1);
+		}
+		if (!g) {
+			if (ngroups == gcap) {
+				size_t nc = gcap ? gcap * 2 : 16;
+				group *ng = pm_realloc(groups, nc * sizeof *ng);
+				if (!ng) {
+					rc = PAIMON_ENOMEM;
+					goto out;
+				}
+				groups = ng;
+				gcap = nc;
+			}
+			g = &groups[ngroups];
+			memset(g, 0, sizeof *g);
+			g->partition = &e->partition;
+			g->bucket = e->bucket;
+			g->hash = h;
+			table[slot] = ngroups++;
+		}
+		if ((rc = group_push(g, i)) != 0)
+			goto out;
+	}
+	for (i = 0; i < ngroups; i++) {
+		group *g = &groups[i];
+		pm_split *s = NULL;
+		int64_t w = 0;
+		for (j = 0; j < g->n; j++) {
+			pm_manifest_entry *e = &live->items[g->idx[j]];
+			int64_t fw = e->file.file_size > open_cost ? e->file.file_size : open_cost;
+			pm_manifest_entry *slot;
+			if (s && w + fw > target && s->entries.len > 0) {
+				if ((rc = plan_push_split(p, s, &split_cap)) != 0) {
+					pm_split_free(s);
+					goto out;
+				}
+				s = NULL;
+			}
+			if (!s) {
+				s = pm_calloc(1, sizeof *s);
+				if (!s || pm_bytes_set(&s->partition, g->partition->p, g->partition->n)) {
+					pm_split_free(s);
+					rc = PAIMON_ENOMEM;
+					goto out;
+				}
+				s->snapshot_id = snapshot_id;
+				s->bucket = g->bucket;
+				w = 0;
+			}
+			if (!(slot = pm_manifest_entry_list_push(&s->entries))) {
+				pm_split_free(s);
+				rc = PAIMON_ENOMEM;
+				goto out;
+			}
+			/* Move (the live list's slot is left zeroed). The group's
+			 * partition pointer refers to the first entry: the split
+			 * has copied it already; re-point it at that copy. */
+			*slot = *e;
+			memset(e, 0, sizeof *e);
+			if (j == 0)
+				g->partition = &s->partition;
+			s->row_count += slot->file.row_count;
+			w += fw;
+		}
+		if (s) {
+			if ((rc = plan_push_split(p, s, &split_cap)) != 0) {
+				pm_split_free(s);
+				goto out;
+			}
+		}
+	}
+out:
+	for (i = 0; i < ngroups; i++)
+		pm_free(groups[i].idx);
+	pm_free(groups);
+	pm_free(table);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ plan */
+
+void pm_scan_plan_dispose(pm_scan_plan *p)
+{
+	size_t i;
+	if (!p)
+		return;
+	for (i = 0; i < p->n_splits; i++)
+		pm_split_free(p->splits[i]);
+	pm_free(p->splits);
+	pm_snapshot_free(p->snapshot);
+	memset(p, 0, sizeof *p);
+	p->snapshot_id = -1;
+}
+
+int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+		     const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
+		     pm_scan_plan *out)
+{
+	scan_ctx c;
+	pm_schema_cache own;
+	pm_manifest_filter filt;
+	pm_manifest_entry_list live = {0};
+	int64_t target, open_cost;
+	size_t i;
+	int rc, own_cache = 0;
+
+	memset(out, 0, sizeof *out);
+	out->snapshot_id = -1;
+	memset(&c, 0, sizeof c);
+	memset(&own, 0, sizeof own);
+	if ((rc = opt_size(opts, "source.split.target-size", PM_SPLIT_DEFAULT_TARGET_SIZE, &target)) != 0 ||
+	    (rc = opt_size(opts, "source.split.open-file-cost", PM_SPLIT_DEFAULT_OPEN_FILE_COST, &open_cost)) != 0)
+		return rc;
+	if ((rc = pm_scan_resolve_snapshot(io, table_path, opts, &out->snapshot)) != 0)
+		return rc;
+	if (!out->snapshot)
+		return 0;
+	out->snapshot_id = out->snapshot->id;
+
+	c.schema = schema;
+	c.pred = pred;
+	if ((rc = pm_partition_info_init(&c.pi, schema)) != 0)
+		goto fail;
+	if (c.pi.n) {
+		c.pk_ids = pm_calloc(c.pi.n, sizeof *c.pk_ids);
+		c.pvals = pm_calloc(c.pi.n, sizeof *c.pvals);
+		c.part_cols = pm_calloc(c.pi.n, sizeof *c.part_cols);
+		if (!c.pk_ids || !c.pvals || !c.part_cols) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < c.pi.n; i++)
+			c.pk_ids[i] = schema->fields[c.pi.field_index[i]].id;
+	}
+	if (pred)
+		c.need_stats = !pm_pred_only_on(pred, c.pk_ids, c.pi.n);
+	if (!schemas) {
+		if ((rc = pm_schema_cache_init(&own, io, table_path, schema)) != 0)
+			goto fail;
+		own_cache = 1;
+		schemas = &own;
+	}
+	c.schemas = schemas;
+	filt.keep_manifest = keep_manifest;
+	filt.keep_entry = keep_entry;
+	filt.ctx = &c;
+	rc = pm_manifest_read_all(io, table_path, out->snapshot->base_manifest_list,
+				  out->snapshot->delta_manifest_list, &filt, &live);
+	if (c.rc)
+		rc = c.rc;
+	if (rc) {
+		pm_err_wrap("snapshot %lld of %s", (long long)out->snapshot_id, table_path);
+		goto fail;
+	}
+	out->files_total = c.files_total;
+	out->manifests_total = c.manifests_total;
+	out->manifests_pruned = c.manifests_pruned;
+	for (i = 0; i < live.len; i++)
+		if (live.items[i].kind == PM_FILE_KIND_ADD)
+			out->files_selected++;
+	if (!pred)
+		out->files_total = out->files_selected;
+	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, out)) != 0)
+		goto fail;
+	goto done;
+fail:
+	pm_scan_plan_dispose(out);
+done:
+	pm_manifest_entry_list_dispose(&live);
+	if (own_cache)
+		pm_schema_cache_dispose(&own);
+	pm_partition_info_dispose(&c.pi);
+	pm_free(c.pk_ids);
+	pm_free(c.pvals);
+	pm_free(c.part_cols);
+	pm_free(c.cols);
+	pm_bytes_dispose(&c.last_part);
+	return rc;
+}

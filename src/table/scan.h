@@ -1,0 +1,102 @@
+/*
+ * table/scan.h - scan planning for append tables (spec core-format §6.8,
+ * §8.1): resolve the snapshot (latest or time travel), read its manifests
+ * with pruning (manifests by _PARTITION_STATS, entries by exact partition
+ * values and by value statistics), and group the live files into splits
+ * per (partition, bucket), bin-packed as pypaimon/Java pack append files
+ * (weight = max(file size, source.split.open-file-cost), a new split when
+ * adding a file would exceed source.split.target-size).
+ *
+ * Ownership: plans own their splits; pm_split values returned through
+ * out-parameters belong to the caller (pm_split_free).
+ */
+#ifndef PM_TABLE_SCAN_H
+#define PM_TABLE_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/strs.h"
+#include "io/fileio.h"
+#include "meta/manifest.h"
+#include "meta/schema.h"
+#include "meta/snapshot.h"
+#include "table/predicate.h"
+
+#define PM_SPLIT_MAGIC "PMSP"
+#define PM_SPLIT_VERSION 1
+#define PM_SPLIT_DEFAULT_TARGET_SIZE ((int64_t)128 << 20)
+#define PM_SPLIT_DEFAULT_OPEN_FILE_COST ((int64_t)4 << 20)
+
+/* One unit of reading: files of one (partition, bucket) of one snapshot. */
+typedef struct pm_split {
+	int64_t snapshot_id;
+	pm_bytes partition;              /* serialized partition, arity prefix */
+	int32_t bucket;
+	int64_t row_count;               /* sum of the files' row counts */
+	pm_manifest_entry_list entries;  /* ADD entries, all with this partition/bucket */
+} pm_split;
+
+void pm_split_free(pm_split *s);
+int pm_split_copy(const pm_split *src, pm_split **out);
+/*
+ * Versioned bytes: "PMSP", u32 version, i64 snapshot id, i32 bucket,
+ * u32 partition length + bytes, u32 entries length + the
+ * pm_manifest_entries_encode form (all little-endian). Deserializing
+ * validates every length and that each entry belongs to the split's
+ * partition and bucket (PAIMON_ECORRUPT otherwise).
+ */
+int pm_split_serialize(const pm_split *s, pm_buf *out);
+int pm_split_deserialize(const void *data, size_t len, pm_split **out);
+
+/* Schemas by id, loaded once (the table's current schema is seeded). */
+typedef struct pm_schema_cache {
+	pm_fileio *io;                   /* borrowed */
+	char *table_path;
+	pm_table_schema **items;         /* owned */
+	size_t len, cap;
+} pm_schema_cache;
+
+int pm_schema_cache_init(pm_schema_cache *c, pm_fileio *io, const char *table_path,
+			 const pm_table_schema *current);
+/* Borrowed schema with that id (loaded on first use). */
+int pm_schema_cache_get(pm_schema_cache *c, int64_t id, const pm_table_schema **out);
+void pm_schema_cache_dispose(pm_schema_cache *c);
+
+/*
+ * Resolves the snapshot to read from options (scan.snapshot-id,
+ * scan.tag-name, scan.timestamp-millis, scan.timestamp; at most one):
+ * without them the latest. *out = NULL when the table has no snapshot and
+ * no time travel was asked for. Errors name the option and the valid range.
+ */
+int pm_scan_resolve_snapshot(pm_fileio *io, const char *table_path, const pm_strmap *opts,
+			     pm_snapshot **out);
+
+/* Parses 'yyyy-MM-dd[ HH:mm[:ss[.fff]]]' (or with 'T') as local time into
+ * epoch millis. PAIMON_EINVAL quoting the text. */
+int pm_scan_parse_local_timestamp(const char *text, int64_t *millis);
+
+typedef struct pm_scan_plan {
+	pm_snapshot *snapshot;           /* NULL: empty table */
+	int64_t snapshot_id;             /* -1 when none */
+	pm_split **splits;
+	size_t n_splits;
+	int64_t files_total;             /* live files of the snapshot */
+	int64_t files_selected;          /* after pruning */
+	int64_t manifests_total;
+	int64_t manifests_pruned;
+} pm_scan_plan;
+
+/*
+ * Plans a scan of the table at table_path with current schema `schema`.
+ * opts: merged table + read options (may be NULL). pred: bound to schema
+ * (may be NULL). schemas: cache used to decode statistics of files written
+ * under older schema ids (may be NULL: a private one is used).
+ */
+int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+		     const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
+		     pm_scan_plan *out);
+void pm_scan_plan_dispose(pm_scan_plan *p);
+
+#endif

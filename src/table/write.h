@@ -1,0 +1,79 @@
+/*
+ * table/write.h - the table writer of append tables (spec core-format
+ * §1.2-1.4, §7): Arrow batches in, Parquet data files out, one ADD
+ * manifest entry (with DataFileMeta per §7.3) per finished file.
+ *
+ * Batches are struct arrays whose children are matched to the table's
+ * columns by name. Accepted per column: the Arrow type pm_type_to_arrow
+ * gives, plus narrower signed/unsigned ints and float32 for wider columns,
+ * utf8 <-> large_utf8, binary <-> large_binary, date64, any timestamp unit,
+ * and the null type (all nulls). A missing nullable column is written as
+ * nulls; a missing NOT NULL column, an extra column, or a null in a NOT
+ * NULL column -> PAIMON_EINVAL naming the column.
+ *
+ * Routing: the partition of each row is the BinaryRow of its partition
+ * columns (manifest form); the bucket is 0 for unaware tables (bucket -1,
+ * total buckets -1) and, for bucket = N > 0, Java's
+ * abs(hash(BinaryRow(bucket-key columns)) % N). Each (partition, bucket)
+ * has one open Parquet writer; files are named
+ * "<data-file.prefix><uuid>-<n>.parquet" (uuid per (partition, bucket)
+ * writer, counter per writer) under
+ * "<table>/[<data-file.path-directory>/]<k=v/...>bucket-<b>/" and roll at
+ * target-file-size (default 256 MiB) or target-file-row-num rows.
+ * Unpartitioned unaware tables hand batches to the Parquet writer without
+ * copying.
+ *
+ * Options (table options, overridden by the writer's): file.format (only
+ * parquet), file.compression (zstd), file.compression.zstd-level (1),
+ * parquet.block.size / parquet.page.size / parquet.enable.dictionary,
+ * target-file-size, target-file-row-num, data-file.prefix,
+ * data-file.path-directory, file.suffix.include.compression, bucket,
+ * bucket-key, metadata.stats-mode and friends (table/stats.h).
+ */
+#ifndef PM_TABLE_WRITE_H
+#define PM_TABLE_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/strs.h"
+#include "io/fileio.h"
+#include "meta/manifest.h"
+#include "meta/schema.h"
+#include "paimonc/arrow_c.h"
+#include "table/partition.h"
+
+typedef struct pm_table_writer pm_table_writer;
+
+/*
+ * A writer for the table at table_path with schema s (copied). opts (may
+ * be NULL) override the schema's options. PAIMON_EUNSUPPORTED for primary
+ * key tables and file formats other than parquet; PAIMON_EINVAL for bad
+ * options (naming them).
+ */
+int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
+			const pm_strmap *opts, pm_table_writer **out);
+
+/* Writes one batch (not retained; the caller still releases it). After a
+ * failure the writer refuses further writes (free it). */
+int pm_table_writer_write(pm_table_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);
+
+/* Rows accepted so far. */
+int64_t pm_table_writer_row_count(const pm_table_writer *w);
+
+/* Closes every open file and moves the ADD entries of all files finished
+ * since the last call into out (appended). The writer stays usable. */
+int pm_table_writer_prepare_commit(pm_table_writer *w, pm_manifest_entry_list *out);
+
+/* Frees; files not handed out by prepare_commit are deleted. */
+void pm_table_writer_free(pm_table_writer *w);
+
+/*
+ * Directory of a data file: "<table>/[<path_directory>/]<partition path>bucket-<b>"
+ * (Java style partition path; "bucket-postpone" for -2) into out (cleared
+ * first). path_directory: data-file.path-directory or NULL.
+ */
+int pm_table_data_dir(const char *table_path, const char *path_directory, const pm_partition_info *pi,
+		      const uint8_t *partition, size_t partition_len, int32_t bucket, pm_buf *out);
+
+#endif
