@@ -232,13 +232,14 @@ def read_paimonc(warehouse, table_ident, fields, projection=None, predicate_fn=N
 
 # ------------------------------------------------------------------------------------ filters
 
-def rand_filter(rng, fields, rows):
+def rand_filter(rng, fields, rows, skip=None):
     """A random predicate over a top-level leaf column, as (filter JSON for the Java harness,
     a function pb -> pypaimon-style predicate, a Python matcher on canonical rows).
-    Values come from the rows so the filter selects something."""
+    Values come from the rows so the filter selects something. skip(type) excludes columns."""
     leafs = [(n, t) for _, n, t in fields
              if t["k"] in ("BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "DOUBLE", "FLOAT",
-                           "STRING", "VARCHAR", "CHAR", "DATE", "DECIMAL")]
+                           "STRING", "VARCHAR", "CHAR", "DATE", "DECIMAL")
+             and not (skip and skip(t))]
     if not leafs or not rows:
         return None
     name, t = rng.choice(leafs)
