@@ -463,7 +463,9 @@ def _rand_change(rng, fields, pkeys, next_id):
     nt = dict(f[2])
     nt["k"] = "BIGINT" if f[2]["k"] == "INT" else "DOUBLE"
     fields[fields.index(f)] = (f[0], f[1], nt)
-    return {"op": op, "name": f[1], "type": sql(nt), "keepNullability": True}, fields, next_id
+    # the type string carries the nullability, so keepNullability is not needed (paimonc
+    # does not support keep_nullability=True)
+    return {"op": op, "name": f[1], "type": sql(nt), "keepNullability": False}, fields, next_id
 
 
 def plan_fields(plan, upto=None):

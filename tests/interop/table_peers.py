@@ -203,13 +203,22 @@ def _paimonc_step(cat, plan, step, fields):
 
 
 def paimonc_changes(changes):
-    """paimonc's alter_table takes the harness change dicts (Java SchemaChange JSON form) or
-    pypaimon-shaped objects; try its SchemaChange first, fall back to the dicts."""
-    try:
-        from paimonc.schema import SchemaChange  # noqa: F401
-    except ImportError:
-        return changes
-    return changes
+    """Harness change dicts -> paimonc.SchemaChange objects (types as SQL strings)."""
+    from paimonc import SchemaChange
+    out = []
+    for ch in changes:
+        op = ch["op"]
+        if op == "addColumn":
+            out.append(SchemaChange.add_column(ch["name"], tg.sql(tg.parse_type_json(ch["type"]))))
+        elif op == "renameColumn":
+            out.append(SchemaChange.rename_column(ch["name"], ch["newName"]))
+        elif op == "dropColumn":
+            out.append(SchemaChange.drop_column(ch["name"]))
+        elif op == "updateColumnType":
+            out.append(SchemaChange.update_column_type(ch["name"], ch["type"], ch.get("keepNullability", False)))
+        else:
+            raise ValueError("no paimonc mapping for change %r" % ch)
+    return out
 
 
 def read_paimonc(warehouse, table_ident, fields, projection=None, predicate_fn=None, limit=None,
