@@ -9,6 +9,7 @@ execute a plan; `java_read_command(...)` one read; run them all with `java_harne
 and parse the read output with `parse_java_rows`.
 """
 import json
+import math
 import os
 
 import table_gen as tg
@@ -267,10 +268,11 @@ def rand_filter(rng, fields, rows, skip=None):
 
 def _key(v, t):
     k = t["k"]
-    if k == "FLOAT":
-        return tg.bits_f32(v)
-    if k == "DOUBLE":
-        return tg.bits_f64(v)
+    if k in ("FLOAT", "DOUBLE"):
+        # Java Paimon's predicates compare floats like Float.compare/Double.compare: -0.0 is
+        # less than 0.0 (so eq(-0.0) does not match 0.0); NaN is not generated.
+        x = tg.bits_f32(v) if k == "FLOAT" else tg.bits_f64(v)
+        return (x, -1 if x == 0 and math.copysign(1, x) < 0 else 0)
     if k == "DECIMAL":
         import decimal
         return decimal.Decimal(v)
