@@ -96,6 +96,8 @@ public final class PaimonInterop {
                     "  write-demo W db.t N",
                     "  tag W db.t name [snapshotId]",
                     "  tags W db.t",
+                    "  table-write W db.t ROWS.jsonl [--overwrite] [--partition @SPEC.json]",
+                    "  table-read W db.t [--filter @F.json] [--exact] [--snapshot N] [--projection a,b] [--ordered]",
                     "  parse-type SQL-TYPE|TYPE-JSON   (prints {sql: toString(), json: type JSON})",
                     "  batch            (commands from stdin, one per line; '### <rc>' after each)");
 
@@ -255,6 +257,24 @@ public final class PaimonInterop {
             case "tags":
                 need(a, 3, 3, "tags W db.t");
                 cmdTags(a[1], ident(a[2]));
+                break;
+            case "table-write":
+                if (a.length < 4) {
+                    throw new UsageException(
+                            "table-write expects: table-write W db.t ROWS.jsonl [--overwrite] [--partition @SPEC.json]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    TableCommands.write(c, ident(a[2]), a[3], Arrays.asList(a).subList(4, a.length), out);
+                }
+                break;
+            case "table-read":
+                if (a.length < 3) {
+                    throw new UsageException(
+                            "table-read expects: table-read W db.t [--filter @F.json] [--exact] [--snapshot N] [--projection a,b] [--ordered]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    TableCommands.read(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                }
                 break;
             case "parquet-dump":
                 {
