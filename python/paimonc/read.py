@@ -48,6 +48,9 @@ def _apply_time_travel(table):
     from .schema import TableSchema
     dyn = getattr(table, "_dynamic_options", None) or {}
     opts = {k: str(v) for k, v in dyn.items() if k in _READ_OPTION_KEYS and v is not None}
+    if (not any(k in opts or k in table.table_schema.options for k in _TIME_TRAVEL_KEYS)
+            and getattr(table.table_schema, "id", None) == table._t.schema().id()):
+        return table  # no time travel, already the table's own schema
     try:
         sid = _native.read_builder_new(table._t, None, None, None, opts or None).schema_id()
         base = table._t.schema()
