@@ -403,7 +403,6 @@ static void overwrite_dynamic(void)
 	CHECK(latest_id(t) == 3);
 	CHECK_CONTENTS(t, "dt=a:10;dt=b:7;dt=c:3;dt=d:2");
 
-	/* the table option works like the committer option */
 	paimon_table_free(t);
 	free(dir);
 }
