@@ -190,11 +190,25 @@ PAIMON_EXTERN(int) paimon_read_builder_with_limit(paimon_read_builder *rb, int64
  * "scan.timestamp" ('yyyy-MM-dd HH:mm:ss[.SSS]', local time),
  * "source.split.target-size" (default 128 MiB), "source.split.open-file-cost"
  * (4 MiB), "read.batch-size" (rows per Arrow batch, default 65536).
- * At most one of the scan.* time-travel options.
+ * At most one of the scan.* time-travel options; value NULL removes one.
+ *
+ * Time travel (these options here or in the table's options) reads with
+ * the schema of the snapshot it resolves to, as Java and pypaimon do:
+ * columns added later are absent, renamed columns have their old names,
+ * dropped columns are back. Projection and filter names are resolved
+ * against that schema, whichever is called first: setting a time-travel
+ * option fails (PAIMON_EINVAL naming the column; the option is not set)
+ * when the projection or filter names a column that schema lacks. A
+ * snapshot that cannot be resolved (no such id or tag) keeps the current
+ * schema and is reported by paimon_read_builder_plan.
  */
 PAIMON_EXTERN(int) paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, const char *value);
-/** Arrow struct schema of what the reads produce. */
+/** Arrow struct schema of what the reads produce (the time-travel schema's
+ * columns when time travelling). */
 PAIMON_EXTERN(int) paimon_read_builder_read_schema(paimon_read_builder *rb, struct ArrowSchema *out);
+/** Id of the table schema reads use: the time-travel snapshot's schema id,
+ * else the table's (paimon_table_load_schema gives its fields). */
+PAIMON_EXTERN(int64_t) paimon_read_builder_schema_id(const paimon_read_builder *rb);
 
 /**
  * Plans the scan: resolves the snapshot, reads the manifests, prunes by
@@ -214,6 +228,35 @@ PAIMON_EXTERN(void) paimon_plan_free(paimon_plan *p);
 
 PAIMON_EXTERN(int64_t) paimon_split_row_count(const paimon_split *s);
 PAIMON_EXTERN(size_t) paimon_split_file_count(const paimon_split *s);
+/** Snapshot the split was planned from. */
+PAIMON_EXTERN(int64_t) paimon_split_snapshot_id(const paimon_split *s);
+/** Bucket of the split's files (-2: postponed bucket). */
+PAIMON_EXTERN(int32_t) paimon_split_bucket(const paimon_split *s);
+/** File i (< file_count) of the split: its name (borrowed, lives as long
+ * as the split; NULL when i is out of range), size in bytes and rows (-1
+ * when out of range) and the id of the schema it was written with. */
+PAIMON_EXTERN(const char *) paimon_split_file_name(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_size(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_rows(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_schema_id(const paimon_split *s, size_t i);
+/**
+ * Path of file i of a split of table t (the split's own table): its
+ * external path when it has one, else
+ * <table>/[data-file.path-directory/]<partition dirs>/bucket-N/<name>,
+ * the directory a reader opens (pypaimon's partition directory style when
+ * only that one exists). *out: paimon_free.
+ */
+PAIMON_EXTERN(int) paimon_split_file_path(const paimon_split *s, const paimon_table *t, size_t i, char **out);
+/**
+ * The split's partition, decoded with t's partition keys: *keys / *values
+ * (*n entries, the table's partition keys in order; both arrays freed with
+ * paimon_string_list_free(x, *n)) with values in the canonical text of
+ * the key's type (as predicate literals take them) and NULL for a null
+ * value. Unpartitioned: *n = 0 and NULL arrays. PAIMON_ECORRUPT when the
+ * split's partition does not fit t's keys (a split of another table).
+ */
+PAIMON_EXTERN(int) paimon_split_partition(const paimon_split *s, const paimon_table *t, char ***keys,
+					  char ***values, size_t *n);
 /** Bytes (versioned) for shipping to a reader. *bytes: paimon_free. */
 PAIMON_EXTERN(int) paimon_split_serialize(const paimon_split *s, void **bytes, size_t *len);
 PAIMON_EXTERN(int) paimon_split_deserialize(paimon_split **out, const void *bytes, size_t len);

@@ -268,6 +268,82 @@ static int copy_validity(const struct ArrowArray *in, oa *o, struct ArrowArray *
 
 typedef __int128 i128;
 
+/* A nested array whose children were cast: the original parent (its
+ * buffers: validity, offsets) is kept alive, the new children replace the
+ * moved-out old ones. */
+typedef struct nested_hold {
+	struct ArrowArray parent;
+	struct ArrowArray *kids;
+	struct ArrowArray **kidp;
+	int64_t n;
+} nested_hold;
+
+static void nested_release(struct ArrowArray *a)
+{
+	nested_hold *h = a->private_data;
+	int64_t k;
+	for (k = 0; k < h->n; k++)
+		if (h->kids[k].release)
+			h->kids[k].release(&h->kids[k]);
+	if (h->parent.release)
+		h->parent.release(&h->parent);
+	pm_free(h->kids);
+	pm_free(h->kidp);
+	pm_free(h);
+	a->release = NULL;
+}
+
+/* Same nested kind (list, large list, fixed-size list, struct, map) with
+ * children that need a cast (e.g. a timestamp unit inside a MAP value). */
+static int cast_nested(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
+		       const struct ArrowSchema *to, struct ArrowArray *out)
+{
+	int64_t n = from->n_children, k;
+	int rc = 0;
+	nested_hold *h = pm_calloc(1, sizeof *h);
+	if (h) {
+		h->kids = pm_calloc((size_t)(n ? n : 1), sizeof *h->kids);
+		h->kidp = pm_calloc((size_t)(n ? n : 1), sizeof *h->kidp);
+	}
+	if (!h || !h->kids || !h->kidp) {
+		if (h) {
+			pm_free(h->kids);
+			pm_free(h->kidp);
+			pm_free(h);
+		}
+		if (in->release)
+			in->release(in);
+		return PAIMON_ENOMEM;
+	}
+	h->n = n;
+	h->parent = *in;
+	memset(in, 0, sizeof *in);
+	for (k = 0; k < n; k++) {
+		struct ArrowArray tmp = *h->parent.children[k];
+		h->parent.children[k]->release = NULL; /* moved out */
+		h->kidp[k] = &h->kids[k];
+		if (!rc)
+			rc = pm_evolve_cast(column, from->children[k], &tmp, to->children[k], &h->kids[k]);
+		else if (tmp.release)
+			tmp.release(&tmp);
+	}
+	memset(out, 0, sizeof *out);
+	out->length = h->parent.length;
+	out->null_count = h->parent.null_count;
+	out->offset = h->parent.offset;
+	out->n_buffers = h->parent.n_buffers;
+	out->buffers = h->parent.buffers;
+	out->n_children = n;
+	out->children = h->kidp;
+	out->private_data = h;
+	out->release = nested_release;
+	if (rc) {
+		out->release(out);
+		memset(out, 0, sizeof *out);
+	}
+	return rc;
+}
+
 int pm_evolve_cast(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
 		   const struct ArrowSchema *to, struct ArrowArray *out)
 {
@@ -282,6 +358,9 @@ int pm_evolve_cast(const char *column, const struct ArrowSchema *from, struct Ar
 		memset(in, 0, sizeof *in);
 		return 0;
 	}
+	if (ff[0] == '+' && strcmp(ff, tf) == 0 && from->n_children == to->n_children &&
+	    in->n_children == from->n_children && !in->dictionary)
+		return cast_nested(column, from, in, to, out);
 	if (in->n_buffers < 2 || (in->length > 0 && !in->buffers[1]))
 		goto unsupported;
 	if ((rc = oa_init(out, n, 0, 2, 0, &o)) != 0)
