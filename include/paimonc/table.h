@@ -84,19 +84,46 @@ PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
  */
 PAIMON_EXTERN(int) paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const paimon_options *opts);
 /**
- * Makes the next commit an INSERT OVERWRITE: partition = NULL replaces
- * the whole table; otherwise only the partition given as key -> value
- * (canonical text, every partition key) is replaced.
+ * Makes the next commit an INSERT OVERWRITE, with the rules of Java Paimon
+ * (BatchWriteBuilder.withOverwrite) and pypaimon (write_builder.overwrite):
+ *
+ * - Partitioned table, table option "dynamic-partition-overwrite" = true
+ *   (the default; also settable in the committer's opts): dynamic
+ *   overwrite. Only the partitions the committed files lie in are replaced;
+ *   other partitions keep their rows. `partition` is ignored (as in Java),
+ *   though its keys and values are still checked. Committing no files then
+ *   changes nothing and creates no snapshot (snapshot id -1).
+ * - "dynamic-partition-overwrite" = false, or an unpartitioned table:
+ *   static overwrite. partition = NULL or empty replaces the whole table;
+ *   otherwise every partition matching the spec is replaced. The spec may
+ *   name only some of the partition keys (e.g. {dt: 2024-05-14} of
+ *   (dt, hr) replaces every hour of that day). Committed files outside
+ *   the spec -> PAIMON_EINVAL, nothing committed. An OVERWRITE snapshot is
+ *   created even with no files (this deletes the matching partitions).
+ *
+ * partition: key -> value as canonical text of the key's type (see the
+ * predicate literals below); the table's partition.default-name
+ * ("__DEFAULT_PARTITION__") stands for null. A key that is not a
+ * partition key, or a value that does not parse -> PAIMON_EINVAL.
+ * The setting applies to the next paimon_table_commit_commit only.
  */
 PAIMON_EXTERN(int) paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_options *partition);
+/**
+ * TRUNCATE TABLE (Java BatchTableCommit.truncateTable, pypaimon
+ * truncate_table): commits an OVERWRITE snapshot (identifier INT64_MAX)
+ * that deletes every row, whatever "dynamic-partition-overwrite" says;
+ * like Java it commits even when the table is already empty.
+ * *snapshot_id (may be NULL): the new snapshot.
+ */
+PAIMON_EXTERN(int) paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id);
 /**
  * Commits the messages as one snapshot (kind APPEND, or OVERWRITE after
  * set_overwrite) with the given identifier (INT64_MAX for batch jobs).
  * Retries on lost races; an identical (commit user, identifier) already
  * committed is not committed again. *snapshot_id (may be NULL) = the new
- * snapshot id, or -1 when nothing was committed (no files and no
- * overwrite). Files whose data vanished -> PAIMON_ENOTFOUND naming them,
- * nothing committed.
+ * snapshot id, or -1 when nothing was committed (no files, and no
+ * overwrite or a dynamic overwrite). Files whose data vanished ->
+ * PAIMON_ENOTFOUND naming them, nothing committed.
  */
 PAIMON_EXTERN(int) paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
 					      int64_t commit_identifier, int64_t *snapshot_id);
