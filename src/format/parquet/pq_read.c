@@ -130,6 +130,7 @@ struct pm_pq_reader {
 	/* Parallel column decoding: workers plus the calling thread take the
 	 * columns of a batch (largest chunks first) from a shared cursor. */
 	int threads;          /* requested (<= 1: serial) */
+	int64_t par_min;      /* smallest batch (estimated bytes) decoded in parallel */
 	int *order;           /* column indexes by decreasing cost */
 	int64_t batch_cost;   /* estimated bytes of the current row group */
 	pthread_t *th;
@@ -772,6 +773,8 @@ static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t
 	int rc;
 	if (nslots <= 0)
 		return 0;
+	if (nslots == nvals) /* all valid: no spreading, one validity run */
+		return (rc = col_values_only(c, nvals)) ? rc : pm_bitmap_append_run(&ab->validity, 1, nslots);
 	base = ab->values.len;
 	if ((rc = col_values_only(c, nvals)))
 		return rc;
@@ -1462,7 +1465,7 @@ static void order_columns(struct pm_pq_reader *r, int rg)
 	}
 }
 
-/* Smallest batch (estimated bytes) worth waking the workers for. */
+/* Default smallest batch (estimated bytes) worth waking the workers for. */
 #define PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
 
 /* Decodes n rows of every column: on the pool when there is one and the
@@ -1472,7 +1475,7 @@ static int decode_columns(struct pm_pq_reader *r, int64_t n)
 {
 	int i;
 	bool par = r->threads > 1 && r->n_cols > 1 && r->rg_rows > 0 &&
-		   (double)r->batch_cost * (double)n / (double)r->rg_rows >= (double)PARALLEL_MIN_BYTES;
+		   (double)r->batch_cost * (double)n / (double)r->rg_rows >= (double)r->par_min;
 	if (par && pool_start(r)) {
 		pthread_mutex_lock(&r->mu);
 		r->job_rows = n;
@@ -1768,6 +1771,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	r->max_page = opt->max_page_bytes ? opt->max_page_bytes : PM_PQ_DEFAULT_MAX_PAGE_BYTES;
 	r->verify_crc = opt->verify_crc;
 	r->threads = opt->threads;
+	r->par_min = opt->parallel_min_bytes > 0 ? opt->parallel_min_bytes : PARALLEL_MIN_BYTES;
 	if ((rc = pm_parquet_read_footer(io, path, &r->fm)))
 		goto fail;
 	if ((rc = pm_pq_schema_build(r->fm->schema, r->fm->n_schema, &r->s)) ||

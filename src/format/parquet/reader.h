@@ -55,6 +55,9 @@ typedef struct pm_pq_read_options {
 	 * at the first large batch, stopped by pm_pq_reader_free). Batches,
 	 * errors and memory are as in serial decoding. */
 	int threads;
+	/* Smallest estimated batch (bytes, from the chunk sizes) decoded in
+	 * parallel; 0: 256 KiB. */
+	int64_t parallel_min_bytes;
 } pm_pq_read_options;
 
 /* Counters of what the reader pruned and decoded. */
