@@ -28,7 +28,8 @@ __all__ = ["ReadBuilder", "TableScan", "Plan", "Split", "DataFile", "TableRead"]
 
 # Dynamic options the C read builder understands (paimon_read_builder_with_option).
 _READ_OPTION_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
-                     "source.split.target-size", "source.split.open-file-cost", "read.batch-size")
+                     "source.split.target-size", "source.split.open-file-cost", "read.batch-size",
+                     "read.threads")
 
 
 _TIME_TRAVEL_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp")

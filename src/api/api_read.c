@@ -299,6 +299,12 @@ int paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, co
 			return pm_err(PAIMON_EINVAL, "option 'read.batch-size': invalid value '%s' (expected a positive integer)",
 				      value);
 	}
+	if (value && !strcmp(key, "read.threads")) {
+		long long v;
+		if (pm_parse_i64(value, &v) != 0 || v < 1 || v > 1024)
+			return pm_err(PAIMON_EINVAL, "option 'read.threads': invalid value '%s' (expected an integer in 1..1024)",
+				      value);
+	}
 	if (!is_tt_key(key)) {
 		if (!value) {
 			pm_strmap_remove(&rb->options, key);

@@ -390,6 +390,27 @@ static int list_to_fixed(const char *column, const struct ArrowSchema *from, str
 		goto done;
 	if ((rc = copy_validity(in, o, out)) != 0)
 		goto done;
+	if (n > 0) {
+		/* Every entry (null ones too) holding exactly `width` elements back
+		 * to back: the element array is already laid out as the fixed-size
+		 * list needs, so it is moved over (no copy), offset to the first
+		 * entry. */
+		int64_t a0 = large ? ((const int64_t *)in->buffers[1])[in->offset]
+				   : ((const int32_t *)in->buffers[1])[in->offset];
+		for (k = 1; k <= n; k++) {
+			int64_t b = large ? ((const int64_t *)in->buffers[1])[in->offset + k]
+					  : ((const int32_t *)in->buffers[1])[in->offset + k];
+			if (b != a0 + k * width)
+				break;
+		}
+		if (k > n) {
+			o->kids[0] = *ch;
+			in->children[0]->release = NULL;
+			o->kids[0].offset = ch->offset + a0;
+			o->kids[0].length = n * width;
+			goto done;
+		}
+	}
 	{
 		oa *co;
 		if ((rc = oa_init(&child, n * width, 0, 2, 0, &co)) != 0)
