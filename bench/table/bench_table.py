@@ -114,7 +114,12 @@ def child(args):
             out["seconds"] = time.perf_counter() - t0
             out["rows"] = rows
             out["max_batch_bytes"] = biggest
-    out["maxrss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    # VmHWM: this process's peak RSS (ru_maxrss would include the parent's
+    # peak, which Linux carries across fork + exec).
+    with open("/proc/self/status") as f:
+        hwm = [l for l in f if l.startswith("VmHWM:")]
+    out["maxrss_mb"] = (int(hwm[0].split()[1]) / 1024.0 if hwm
+                        else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0)
     print(json.dumps(out))
 
 
