@@ -73,15 +73,15 @@ def child(args):
         nid = 0
         for s in range(args.snapshots):
             wb = table.new_batch_write_builder()
-            w = wb.new_write()
             msgs = []
             for f in range(args.files_per_commit):
                 ids = pa.array(range(nid, nid + 10), pa.int64())
                 nid += 10
+                w = wb.new_write()  # a batch write commits once: one writer per file
                 w.write_arrow(pa.table({"id": ids, "v": pa.array([0.5] * 10)}))
-                msgs.extend(w.prepare_commit())  # one file per prepare
+                msgs.extend(w.prepare_commit())
+                w.close()
             wb.new_commit().commit(msgs)
-            w.close()
         out["rows"] = nid
     elif op in ("read", "plan", "filter", "stream"):
         table = catalog.get_table(args.table)
