@@ -4,7 +4,10 @@
  * Same columns as bench_table.py: id BIGINT, k INT (uniform 0..999),
  * v DOUBLE, s STRING (10,000 distinct words).
  *
- *   write_bench WAREHOUSE ROWS [PARTITION_KEY|-] [BATCH_ROWS]
+ *   write_bench WAREHOUSE ROWS|FILE.parquet [PARTITION_KEY|-] [BATCH_ROWS]
+ *
+ * With a Parquet file (e.g. bench_table.py's data.parquet) its batches are
+ * written instead of generated rows.
  *
  * Build (from the repository root, after ninja -C build):
  *   cc -O2 -g -std=c11 -D_GNU_SOURCE -Iinclude -Isrc bench/table/write_bench.c build/libpaimonc.a \
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "arrow/arrow_builder.h"
+#include "format/parquet/reader.h"
 #include "paimonc/paimonc.h"
 #include "paimonc/table.h"
 
@@ -93,16 +97,38 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: write_bench WAREHOUSE ROWS [PARTITION_KEY|-] [BATCH_ROWS]\n");
 		return 2;
 	}
-	rows = atoll(argv[2]);
 	part = argc > 3 && strcmp(argv[3], "-") ? argv[3] : NULL;
 	batch = argc > 4 ? atoll(argv[4]) : 131072;
-	nb = (size_t)((rows + batch - 1) / batch);
-	arrs = calloc(nb ? nb : 1, sizeof *arrs);
-	for (b = 0, r = 0; b < nb; b++, r += batch) {
-		struct ArrowSchema s1;
-		make_batch(r, rows - r < batch ? rows - r : batch, &arrs[b], b ? &s1 : &sch);
-		if (b)
-			s1.release(&s1);
+	if (strstr(argv[2], ".parquet")) {
+		pm_fileio *io = NULL;
+		pm_pq_reader *rd = NULL;
+		size_t cap = 16;
+		int eof = 0;
+		DIE(pm_fileio_local_new(&io));
+		DIE(pm_pq_reader_open(io, argv[2], NULL, &rd));
+		DIE(pm_pq_reader_schema(rd, &sch));
+		arrs = calloc(cap, sizeof *arrs);
+		rows = 0;
+		for (nb = 0;; nb++) {
+			if (nb == cap)
+				arrs = realloc(arrs, (cap *= 2) * sizeof *arrs);
+			DIE(pm_pq_reader_next(rd, &arrs[nb], &eof));
+			if (eof || !arrs[nb].release)
+				break;
+			rows += arrs[nb].length;
+		}
+		pm_pq_reader_free(rd);
+		pm_fileio_close(io);
+	} else {
+		rows = atoll(argv[2]);
+		nb = (size_t)((rows + batch - 1) / batch);
+		arrs = calloc(nb ? nb : 1, sizeof *arrs);
+		for (b = 0, r = 0; b < nb; b++, r += batch) {
+			struct ArrowSchema s1;
+			make_batch(r, rows - r < batch ? rows - r : batch, &arrs[b], b ? &s1 : &sch);
+			if (b)
+				s1.release(&s1);
+		}
 	}
 	DIE(paimon_options_new(&o));
 	DIE(paimon_options_set(o, "warehouse", argv[1]));
