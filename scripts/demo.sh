@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The main job: an AI-data pipeline on a local Paimon warehouse, driven by
 # paimonc. Installs its own dependencies on a fresh Debian 12 machine (root).
-# Today it creates a warehouse, a database and a partitioned multimodal
-# training-data table, evolves it, and describes it from Python and from the
-# paimonc CLI; pypaimon then opens the same table to show interoperability.
+# It builds an image-caption training table (ingest, tag, schema evolution,
+# a filtered training feed, embedding retrieval, time travel), checks that
+# pypaimon reads the same rows, then looks at the table with the paimonc CLI.
 # Usage: scripts/demo.sh [WAREHOUSE_DIR]   (default: ./warehouse)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +17,9 @@ cd "$root/examples"
 "$root/.venv/bin/python" pipeline.py "$wh"
 echo
 echo "--- the same table through the paimonc CLI ---"
-"$root/build/paimonc" --warehouse "$wh" table describe ml.training_samples
+cli="$root/build/paimonc --warehouse $wh"
+$cli table describe ml.image_captions
 echo
-"$root/build/paimonc" --warehouse "$wh" schema list ml.training_samples
+$cli snapshots ml.image_captions
+echo
+$cli read ml.image_captions --where "split = 'val' AND width >= 512" --select sample_id,caption,width,dt --limit 5

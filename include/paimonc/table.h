@@ -84,19 +84,46 @@ PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
  */
 PAIMON_EXTERN(int) paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const paimon_options *opts);
 /**
- * Makes the next commit an INSERT OVERWRITE: partition = NULL replaces
- * the whole table; otherwise only the partition given as key -> value
- * (canonical text, every partition key) is replaced.
+ * Makes the next commit an INSERT OVERWRITE, with the rules of Java Paimon
+ * (BatchWriteBuilder.withOverwrite) and pypaimon (write_builder.overwrite):
+ *
+ * - Partitioned table, table option "dynamic-partition-overwrite" = true
+ *   (the default; also settable in the committer's opts): dynamic
+ *   overwrite. Only the partitions the committed files lie in are replaced;
+ *   other partitions keep their rows. `partition` is ignored (as in Java),
+ *   though its keys and values are still checked. Committing no files then
+ *   changes nothing and creates no snapshot (snapshot id -1).
+ * - "dynamic-partition-overwrite" = false, or an unpartitioned table:
+ *   static overwrite. partition = NULL or empty replaces the whole table;
+ *   otherwise every partition matching the spec is replaced. The spec may
+ *   name only some of the partition keys (e.g. {dt: 2024-05-14} of
+ *   (dt, hr) replaces every hour of that day). Committed files outside
+ *   the spec -> PAIMON_EINVAL, nothing committed. An OVERWRITE snapshot is
+ *   created even with no files (this deletes the matching partitions).
+ *
+ * partition: key -> value as canonical text of the key's type (see the
+ * predicate literals below); the table's partition.default-name
+ * ("__DEFAULT_PARTITION__") stands for null. A key that is not a
+ * partition key, or a value that does not parse -> PAIMON_EINVAL.
+ * The setting applies to the next paimon_table_commit_commit only.
  */
 PAIMON_EXTERN(int) paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_options *partition);
+/**
+ * TRUNCATE TABLE (Java BatchTableCommit.truncateTable, pypaimon
+ * truncate_table): commits an OVERWRITE snapshot (identifier INT64_MAX)
+ * that deletes every row, whatever "dynamic-partition-overwrite" says;
+ * like Java it commits even when the table is already empty.
+ * *snapshot_id (may be NULL): the new snapshot.
+ */
+PAIMON_EXTERN(int) paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id);
 /**
  * Commits the messages as one snapshot (kind APPEND, or OVERWRITE after
  * set_overwrite) with the given identifier (INT64_MAX for batch jobs).
  * Retries on lost races; an identical (commit user, identifier) already
  * committed is not committed again. *snapshot_id (may be NULL) = the new
- * snapshot id, or -1 when nothing was committed (no files and no
- * overwrite). Files whose data vanished -> PAIMON_ENOTFOUND naming them,
- * nothing committed.
+ * snapshot id, or -1 when nothing was committed (no files, and no
+ * overwrite or a dynamic overwrite). Files whose data vanished ->
+ * PAIMON_ENOTFOUND naming them, nothing committed.
  */
 PAIMON_EXTERN(int) paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
 					      int64_t commit_identifier, int64_t *snapshot_id);
@@ -163,11 +190,25 @@ PAIMON_EXTERN(int) paimon_read_builder_with_limit(paimon_read_builder *rb, int64
  * "scan.timestamp" ('yyyy-MM-dd HH:mm:ss[.SSS]', local time),
  * "source.split.target-size" (default 128 MiB), "source.split.open-file-cost"
  * (4 MiB), "read.batch-size" (rows per Arrow batch, default 65536).
- * At most one of the scan.* time-travel options.
+ * At most one of the scan.* time-travel options; value NULL removes one.
+ *
+ * Time travel (these options here or in the table's options) reads with
+ * the schema of the snapshot it resolves to, as Java and pypaimon do:
+ * columns added later are absent, renamed columns have their old names,
+ * dropped columns are back. Projection and filter names are resolved
+ * against that schema, whichever is called first: setting a time-travel
+ * option fails (PAIMON_EINVAL naming the column; the option is not set)
+ * when the projection or filter names a column that schema lacks. A
+ * snapshot that cannot be resolved (no such id or tag) keeps the current
+ * schema and is reported by paimon_read_builder_plan.
  */
 PAIMON_EXTERN(int) paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, const char *value);
-/** Arrow struct schema of what the reads produce. */
+/** Arrow struct schema of what the reads produce (the time-travel schema's
+ * columns when time travelling). */
 PAIMON_EXTERN(int) paimon_read_builder_read_schema(paimon_read_builder *rb, struct ArrowSchema *out);
+/** Id of the table schema reads use: the time-travel snapshot's schema id,
+ * else the table's (paimon_table_load_schema gives its fields). */
+PAIMON_EXTERN(int64_t) paimon_read_builder_schema_id(const paimon_read_builder *rb);
 
 /**
  * Plans the scan: resolves the snapshot, reads the manifests, prunes by
@@ -187,6 +228,35 @@ PAIMON_EXTERN(void) paimon_plan_free(paimon_plan *p);
 
 PAIMON_EXTERN(int64_t) paimon_split_row_count(const paimon_split *s);
 PAIMON_EXTERN(size_t) paimon_split_file_count(const paimon_split *s);
+/** Snapshot the split was planned from. */
+PAIMON_EXTERN(int64_t) paimon_split_snapshot_id(const paimon_split *s);
+/** Bucket of the split's files (-2: postponed bucket). */
+PAIMON_EXTERN(int32_t) paimon_split_bucket(const paimon_split *s);
+/** File i (< file_count) of the split: its name (borrowed, lives as long
+ * as the split; NULL when i is out of range), size in bytes and rows (-1
+ * when out of range) and the id of the schema it was written with. */
+PAIMON_EXTERN(const char *) paimon_split_file_name(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_size(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_rows(const paimon_split *s, size_t i);
+PAIMON_EXTERN(int64_t) paimon_split_file_schema_id(const paimon_split *s, size_t i);
+/**
+ * Path of file i of a split of table t (the split's own table): its
+ * external path when it has one, else
+ * <table>/[data-file.path-directory/]<partition dirs>/bucket-N/<name>,
+ * the directory a reader opens (pypaimon's partition directory style when
+ * only that one exists). *out: paimon_free.
+ */
+PAIMON_EXTERN(int) paimon_split_file_path(const paimon_split *s, const paimon_table *t, size_t i, char **out);
+/**
+ * The split's partition, decoded with t's partition keys: *keys / *values
+ * (*n entries, the table's partition keys in order; both arrays freed with
+ * paimon_string_list_free(x, *n)) with values in the canonical text of
+ * the key's type (as predicate literals take them) and NULL for a null
+ * value. Unpartitioned: *n = 0 and NULL arrays. PAIMON_ECORRUPT when the
+ * split's partition does not fit t's keys (a split of another table).
+ */
+PAIMON_EXTERN(int) paimon_split_partition(const paimon_split *s, const paimon_table *t, char ***keys,
+					  char ***values, size_t *n);
 /** Bytes (versioned) for shipping to a reader. *bytes: paimon_free. */
 PAIMON_EXTERN(int) paimon_split_serialize(const paimon_split *s, void **bytes, size_t *len);
 PAIMON_EXTERN(int) paimon_split_deserialize(paimon_split **out, const void *bytes, size_t len);

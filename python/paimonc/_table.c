@@ -833,9 +833,107 @@ static PyObject *split_serialize(SplitObject *o, PyObject *unused)
 	return bytes_from_native(bytes, len);
 }
 
+static PyObject *split_bucket(SplitObject *o, PyObject *unused)
+{
+	(void)unused;
+	return PyLong_FromLong((long)paimon_split_bucket(o->s));
+}
+
+static PyObject *split_snapshot_id(SplitObject *o, PyObject *unused)
+{
+	(void)unused;
+	return PyLong_FromLongLong(paimon_split_snapshot_id(o->s));
+}
+
+/* files() -> [(name, size, rows, schema_id)] */
+static PyObject *split_files(SplitObject *o, PyObject *unused)
+{
+	(void)unused;
+	size_t n = paimon_split_file_count(o->s);
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	if (list == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		PyObject *t = Py_BuildValue("(sLLL)", paimon_split_file_name(o->s, i),
+					    (long long)paimon_split_file_size(o->s, i),
+					    (long long)paimon_split_file_rows(o->s, i),
+					    (long long)paimon_split_file_schema_id(o->s, i));
+		if (t == NULL) {
+			Py_DECREF(list);
+			return NULL;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, t);
+	}
+	return list;
+}
+
+/* file_paths(table) -> [str] (the paths a read opens) */
+static PyObject *split_file_paths(SplitObject *o, PyObject *table)
+{
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	size_t n = paimon_split_file_count(o->s);
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	if (list == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		char *path = NULL;
+		int rc;
+		CALL_NOGIL(rc = paimon_split_file_path(o->s, t, i, &path));
+		if (rc != 0) {
+			Py_DECREF(list);
+			return pm_py_raise_last(rc);
+		}
+		PyObject *str = PyUnicode_DecodeFSDefault(path);
+		paimon_free(path);
+		if (str == NULL) {
+			Py_DECREF(list);
+			return NULL;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
+	}
+	return list;
+}
+
+/* partition(table) -> [(key, canonical text as bytes | None)] */
+static PyObject *split_partition(SplitObject *o, PyObject *table)
+{
+	paimon_table *t = pm_py_table_handle(table);
+	char **keys = NULL, **vals = NULL;
+	size_t n = 0;
+	int rc;
+	if (t == NULL)
+		return NULL;
+	rc = paimon_split_partition(o->s, t, &keys, &vals, &n);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; list != NULL && i < n; i++) {
+		PyObject *item;
+		if (vals[i] != NULL)
+			item = Py_BuildValue("(sy)", keys[i], vals[i]);
+		else
+			item = Py_BuildValue("(sO)", keys[i], Py_None);
+		if (item == NULL) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+	}
+	paimon_string_list_free(keys, n);
+	paimon_string_list_free(vals, n);
+	return list;
+}
+
 static PyMethodDef split_methods[] = {
 	{"row_count", (PyCFunction)split_row_count, METH_NOARGS, NULL},
 	{"file_count", (PyCFunction)split_file_count, METH_NOARGS, NULL},
+	{"bucket", (PyCFunction)split_bucket, METH_NOARGS, NULL},
+	{"snapshot_id", (PyCFunction)split_snapshot_id, METH_NOARGS, NULL},
+	{"files", (PyCFunction)split_files, METH_NOARGS, "-> [(name, size, rows, schema_id)]"},
+	{"file_paths", (PyCFunction)split_file_paths, METH_O, "(table) -> [path]"},
+	{"partition", (PyCFunction)split_partition, METH_O, "(table) -> [(key, canonical bytes | None)]"},
 	{"serialize", (PyCFunction)split_serialize, METH_NOARGS, "versioned bytes"},
 	{NULL, NULL, 0, NULL},
 };
@@ -1117,8 +1215,17 @@ static PyObject *rb_read(RBObject *o, PyObject *seq)
 	return cap;
 }
 
+static PyObject *rb_schema_id(RBObject *o, PyObject *unused)
+{
+	int64_t id;
+	(void)unused;
+	CALL_LOCKED(o->lock, id = paimon_read_builder_schema_id(o->rb));
+	return PyLong_FromLongLong(id);
+}
+
 static PyMethodDef rb_methods[] = {
 	{"read_schema", (PyCFunction)rb_read_schema, METH_NOARGS, "-> PyCapsule 'arrow_schema'"},
+	{"schema_id", (PyCFunction)rb_schema_id, METH_NOARGS, "-> id of the schema reads use"},
 	{"plan", (PyCFunction)rb_plan, METH_NOARGS, "-> Plan"},
 	{"read", (PyCFunction)rb_read, METH_O, "(splits) -> PyCapsule 'arrow_array_stream'"},
 	{NULL, NULL, 0, NULL},
@@ -1172,10 +1279,25 @@ static PyObject *mod_read_builder_new(PyObject *m, PyObject *args)
 	o->lock = new_lock();
 	if (o->lock == NULL)
 		goto fail;
-	rc = paimon_read_builder_new(&o->rb, t);
+	CALL_NOGIL(rc = paimon_read_builder_new(&o->rb, t));
 	if (rc != 0) {
 		pm_py_raise_last(rc);
 		goto fail;
+	}
+	/* options first: time travel decides the schema names resolve against */
+	if (opts_o != Py_None) {
+		PyObject *k, *v;
+		Py_ssize_t pos = 0;
+		while (PyDict_Next(opts_o, &pos, &k, &v)) {
+			const char *ks, *vs;
+			if (as_utf8(k, "option key", &ks) < 0 || as_utf8(v, "option value", &vs) < 0)
+				goto fail;
+			CALL_NOGIL(rc = paimon_read_builder_with_option(o->rb, ks, vs));
+			if (rc != 0) {
+				pm_py_raise_last(rc);
+				goto fail;
+			}
+		}
 	}
 	if (proj != Py_None) {
 		fast = PySequence_Fast(proj, "projection must be a sequence of str");
@@ -1208,20 +1330,6 @@ static PyObject *mod_read_builder_new(PyObject *m, PyObject *args)
 		if (rc != 0) {
 			pm_py_raise_last(rc);
 			goto fail;
-		}
-	}
-	if (opts_o != Py_None) {
-		PyObject *k, *v;
-		Py_ssize_t pos = 0;
-		while (PyDict_Next(opts_o, &pos, &k, &v)) {
-			const char *ks, *vs;
-			if (as_utf8(k, "option key", &ks) < 0 || as_utf8(v, "option value", &vs) < 0)
-				goto fail;
-			rc = paimon_read_builder_with_option(o->rb, ks, vs);
-			if (rc != 0) {
-				pm_py_raise_last(rc);
-				goto fail;
-			}
 		}
 	}
 	PyMem_Free(cols);

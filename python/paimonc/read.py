@@ -12,26 +12,156 @@ Planning and reading run in libpaimonc with the GIL released; batches reach
 pyarrow through the Arrow C stream interface (zero copy). Splits pickle
 (libpaimonc's versioned bytes) and can be read in another process.
 Time travel: ``table.copy({"scan.snapshot-id": "3"})`` (or ``scan.tag-name``,
-``scan.timestamp-millis``, ``scan.timestamp``) before ``new_read_builder()``.
+``scan.timestamp-millis``, ``scan.timestamp``) before ``new_read_builder()``;
+the copy has the schema of that snapshot (old column names, later columns
+absent), as in pypaimon and Java.
 """
 
+import datetime as _dt
+import decimal
+
 from . import _native
+from .errors import InvalidArgumentError
 from .predicate import Predicate, PredicateBuilder
 
-__all__ = ["ReadBuilder", "TableScan", "Plan", "Split", "TableRead"]
+__all__ = ["ReadBuilder", "TableScan", "Plan", "Split", "DataFile", "TableRead"]
 
 # Dynamic options the C read builder understands (paimon_read_builder_with_option).
 _READ_OPTION_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
-                     "source.split.target-size", "source.split.open-file-cost", "read.batch-size")
+                     "source.split.target-size", "source.split.open-file-cost", "read.batch-size",
+                     "read.threads")
+
+
+_TIME_TRAVEL_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp")
+
+
+def _apply_time_travel(table):
+    """Gives a copied table the schema its time-travel options select.
+
+    As pypaimon's ``table.copy`` (and Java's ``FileStoreTable.copy``): with
+    ``scan.snapshot-id`` / ``scan.tag-name`` / ``scan.timestamp-millis`` /
+    ``scan.timestamp`` the table's fields become those of the snapshot's
+    schema (columns added later absent, renamed columns under their old
+    names); ``table.options`` keep the current options plus the dynamic
+    ones. A snapshot that cannot be resolved keeps the current schema (the
+    scan then reports the error), as pypaimon does.
+    """
+    from .schema import TableSchema
+    dyn = getattr(table, "_dynamic_options", None) or {}
+    opts = {k: str(v) for k, v in dyn.items() if k in _READ_OPTION_KEYS and v is not None}
+    if (not any(k in opts or k in table.table_schema.options for k in _TIME_TRAVEL_KEYS)
+            and getattr(table.table_schema, "id", None) == table._t.schema().id()):
+        return table  # no time travel, already the table's own schema
+    try:
+        sid = _native.read_builder_new(table._t, None, None, None, opts or None).schema_id()
+        base = table._t.schema()
+        if sid == base.id():
+            ts = TableSchema(base)
+        else:
+            ts = TableSchema(table._t.load_schema(sid))
+    except Exception:  # noqa: BLE001 - pypaimon keeps the current schema too
+        return table
+    table.table_schema = ts
+    table.fields = ts.fields
+    table.field_names = [f.name for f in ts.fields]
+    table.field_dict = {f.name: f for f in ts.fields}
+    table.partition_keys = list(ts.partition_keys)
+    table.partition_keys_fields = [table.field_dict[n] for n in table.partition_keys if n in table.field_dict]
+    table.primary_keys_fields = [table.field_dict[n] for n in table.primary_keys if n in table.field_dict]
+    return table
+
+
+def _type_root(dtype):
+    t = getattr(dtype, "type", None)
+    if not isinstance(t, str):
+        return None, ""
+    t = t.upper().replace(" NOT NULL", "")
+    return t.split("(")[0].strip(), t
+
+
+def _parse_time(text):
+    hms, _, frac = text.partition(".")
+    h, m, sec = (int(x) for x in hms.split(":"))
+    micro = int((frac + "000000")[:6]) if frac else 0
+    return _dt.time(h, m, sec, micro)
+
+
+def _from_canonical(raw, dtype):
+    """A partition value in libpaimonc's canonical text -> a Python value."""
+    if raw is None:
+        return None
+    root, full = _type_root(dtype)
+    if root in ("BINARY", "VARBINARY", "BYTES"):
+        return bytes(raw)
+    text = raw.decode("utf-8")
+    if root in ("TINYINT", "SMALLINT", "INT", "INTEGER", "BIGINT"):
+        return int(text)
+    if root in ("FLOAT", "DOUBLE"):
+        return float(text)
+    if root == "BOOLEAN":
+        return text.lower() in ("true", "1")
+    if root == "DECIMAL":
+        return decimal.Decimal(text)
+    if root == "DATE":
+        return _dt.date.fromisoformat(text)
+    if root == "TIME":
+        return _parse_time(text)
+    if root in ("TIMESTAMP", "TIMESTAMP_LTZ"):
+        day, _, tod = text.replace("T", " ").partition(" ")
+        t = _parse_time(tod) if tod else _dt.time()
+        v = _dt.datetime.combine(_dt.date.fromisoformat(day), t)
+        if root == "TIMESTAMP_LTZ" or "LOCAL TIME ZONE" in full:
+            v = v.replace(tzinfo=_dt.timezone.utc)
+        return v
+    return text
+
+
+class DataFile:
+    """One data file of a split (the fields of pypaimon's DataFileMeta that
+    a reader needs). ``file_path`` is None for a split without its table."""
+
+    __slots__ = ("file_name", "file_size", "row_count", "schema_id", "file_path")
+
+    def __init__(self, file_name, file_size, row_count, schema_id, file_path=None):
+        self.file_name = file_name
+        self.file_size = file_size
+        self.row_count = row_count
+        self.schema_id = schema_id
+        self.file_path = file_path
+
+    def __eq__(self, other):
+        return isinstance(other, DataFile) and all(
+            getattr(self, a) == getattr(other, a) for a in self.__slots__)
+
+    def __repr__(self):
+        return "DataFile({!r}, size={}, rows={})".format(self.file_name, self.file_size, self.row_count)
 
 
 class Split:
-    """A unit of reading: some data files of one partition and bucket (pickles)."""
+    """A unit of reading: some data files of one partition and bucket (pickles).
 
-    __slots__ = ("_s",)
+    As pypaimon's DataSplit: ``bucket``, ``partition``, ``files``,
+    ``file_paths``, ``file_size`` and ``row_count``. ``partition`` is a dict
+    of partition key -> Python value (pypaimon returns a GenericRow) and
+    ``files`` holds :class:`DataFile` objects. Partition and paths need the
+    table: splits of a plan have it; a split from ``Split.deserialize(data)``
+    needs ``Split.deserialize(data, table)`` unless it was pickled from a
+    split that had it (pickles carry the partition and the paths).
+    """
 
-    def __init__(self, native):
+    __slots__ = ("_s", "_table", "_partition", "_paths")
+
+    def __init__(self, native, table=None, partition=None, paths=None):
         self._s = native
+        self._table = table
+        self._partition = partition
+        self._paths = paths
+
+    def _need_table(self, what):
+        if self._table is None:
+            raise InvalidArgumentError(
+                "Split.{} needs the split's table: use Split.deserialize(data, table)".format(what))
+        return self._table
 
     @property
     def row_count(self):
@@ -41,6 +171,45 @@ class Split:
     def file_count(self):
         return self._s.file_count()
 
+    @property
+    def bucket(self):
+        return self._s.bucket()
+
+    @property
+    def snapshot_id(self):
+        """Snapshot the split was planned from (paimonc extension)."""
+        return self._s.snapshot_id()
+
+    @property
+    def file_size(self):
+        """Bytes in the split's data files."""
+        return sum(f[1] for f in self._s.files())
+
+    @property
+    def file_paths(self):
+        """Absolute paths of the data files (the ones a read opens)."""
+        if self._paths is None:
+            self._paths = list(self._s.file_paths(self._need_table("file_paths")._t))
+        return list(self._paths)
+
+    @property
+    def files(self):
+        paths = self._paths
+        if paths is None and self._table is not None:
+            paths = self.file_paths
+        return [DataFile(name, size, rows, sid, paths[i] if paths is not None else None)
+                for i, (name, size, rows, sid) in enumerate(self._s.files())]
+
+    @property
+    def partition(self):
+        """dict partition key -> value ({} for an unpartitioned table)."""
+        if self._partition is None:
+            table = self._need_table("partition")
+            fields = {f.name: f for f in table.table_schema.fields}
+            self._partition = {k: _from_canonical(v, fields[k].type if k in fields else None)
+                               for k, v in self._s.partition(table._t)}
+        return dict(self._partition)
+
     def merged_row_count(self):
         return self._s.row_count()
 
@@ -48,20 +217,28 @@ class Split:
         return self._s.serialize()
 
     @staticmethod
-    def deserialize(data):
-        return Split(_native.split_deserialize(bytes(data)))
+    def deserialize(data, table=None):
+        return Split(_native.split_deserialize(bytes(data)), table)
 
     def __reduce__(self):
-        return (Split.deserialize, (self._s.serialize(),))
+        part = paths = None
+        if self._table is not None or self._partition is not None:
+            part = self.partition
+            paths = self.file_paths if (self._table is not None or self._paths is not None) else None
+        return (_restore_split, (self._s.serialize(), part, paths))
 
     def __repr__(self):
-        return "Split(files={}, rows={})".format(self.file_count, self.row_count)
+        return "Split(bucket={}, files={}, rows={})".format(self.bucket, self.file_count, self.row_count)
+
+
+def _restore_split(data, partition, paths):
+    return Split(_native.split_deserialize(bytes(data)), None, partition, paths)
 
 
 class Plan:
-    def __init__(self, native):
+    def __init__(self, native, table=None):
         self._p = native
-        self._splits = [Split(s) for s in native.splits()]
+        self._splits = [Split(s, table) for s in native.splits()]
         sid = native.snapshot_id()
         self.snapshot_id = sid if sid >= 0 else None
 
@@ -80,11 +257,12 @@ class Plan:
 
 
 class TableScan:
-    def __init__(self, native_rb):
+    def __init__(self, native_rb, table=None):
         self._rb = native_rb
+        self._table = table
 
     def plan(self):
-        return Plan(self._rb.plan())
+        return Plan(self._rb.plan(), self._table)
 
 
 class _StreamHolder:
@@ -186,7 +364,7 @@ class ReadBuilder:
         return _native.read_builder_new(self.table._t, proj, pred, self._limit, opts or None)
 
     def new_scan(self):
-        return TableScan(self._native())
+        return TableScan(self._native(), self.table)
 
     def new_read(self):
         return TableRead(self._native(), None)

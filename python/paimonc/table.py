@@ -28,7 +28,8 @@ class TableApiMixin:
         """A view of this table with dynamic options applied (a None value
         removes a key), e.g. ``{"scan.snapshot-id": "3"}`` for time travel or
         ``{"target-file-size": "64mb"}`` for writes. Changing ``bucket`` is
-        rejected, as in pypaimon."""
+        rejected, as in pypaimon. With a time-travel option the copy has the
+        fields of that snapshot's schema (as pypaimon and Java)."""
         from .errors import InvalidArgumentError
         options = dict(options)
         if "bucket" in options and str(options["bucket"]) != str(self.options.get("bucket", "-1")):
@@ -46,4 +47,5 @@ class TableApiMixin:
                 dyn[str(k)] = str(v)
         t.options = merged
         t._dynamic_options = dyn
-        return t
+        from .read import _apply_time_travel
+        return _apply_time_travel(t)

@@ -88,7 +88,18 @@ class WriteBuilder:
 
 class BatchWriteBuilder(WriteBuilder):
     def overwrite(self, static_partition=None):
-        """INSERT OVERWRITE: the whole table (None / {}) or the given partition."""
+        """INSERT OVERWRITE, with the rules of pypaimon / Java Paimon.
+
+        On a partitioned table with ``dynamic-partition-overwrite`` = true
+        (the default; set it per write with ``table.copy({...})``) only the
+        partitions the committed data lies in are replaced, and
+        ``static_partition`` is ignored; committing no data changes nothing.
+        Otherwise (option false, or an unpartitioned table) the partitions
+        matching ``static_partition`` are replaced - None / {} means the whole
+        table, and the dict may name only some partition keys; data outside it
+        is rejected, and a commit without data still deletes the matching
+        partitions. A None value (or ``partition.default-name``) means null.
+        """
         self.static_partition = dict(static_partition) if static_partition is not None else {}
         return self
 
@@ -181,12 +192,16 @@ class StreamTableWrite(TableWrite):
         return self._prepare()
 
 
-def _partition_spec(static_partition):
+def _partition_spec(static_partition, default_name="__DEFAULT_PARTITION__"):
     spec = {}
     for k, v in static_partition.items():
         text = literal_text(v, k)
-        spec[str(k)] = text.decode("utf-8", "surrogateescape") if text is not None else None
+        spec[str(k)] = text.decode("utf-8", "surrogateescape") if text is not None else default_name
     return spec
+
+
+# Committer options taken from the table's dynamic options (table.copy).
+_COMMIT_OPTION_PREFIXES = ("commit.", "dynamic-partition-overwrite")
 
 
 class TableCommit:
@@ -194,15 +209,20 @@ class TableCommit:
         self.table = table
         self.commit_user = commit_user
         self.overwrite_partition = static_partition
-        opts = _options_with_prefix(table, ("commit.",))
+        opts = _options_with_prefix(table, _COMMIT_OPTION_PREFIXES)
         opts["commit.user"] = commit_user
+        self._opts = opts
         self._c = _native.table_commit_new(table._t, opts)
         self.last_snapshot_id = None
+
+    def _spec(self, static_partition):
+        default = self.table.options.get("partition.default-name", "__DEFAULT_PARTITION__")
+        return _partition_spec(static_partition, default) or None
 
     def _commit(self, commit_messages, commit_identifier):
         natives = _native_messages(commit_messages)
         if self.overwrite_partition is not None:
-            self._c.set_overwrite(_partition_spec(self.overwrite_partition) or None)
+            self._c.set_overwrite(self._spec(self.overwrite_partition))
         sid = self._c.commit(natives, int(commit_identifier))
         self.last_snapshot_id = sid if sid >= 0 else None
         return self.last_snapshot_id
@@ -232,10 +252,22 @@ class BatchTableCommit(TableCommit):
         return self._commit(commit_messages, commit_identifier)
 
     def truncate_table(self):
-        """Removes every row (an OVERWRITE snapshot with no files)."""
+        """Removes every row: an OVERWRITE snapshot deleting all files, whatever
+        ``dynamic-partition-overwrite`` says (Java truncateTable; unlike
+        pypaimon, an already empty table gets that snapshot too)."""
         self._check_committed()
-        self._c.set_overwrite(None)
-        sid = self._c.commit([], BATCH_COMMIT_IDENTIFIER)
+        if hasattr(self._c, "truncate"):
+            sid = self._c.truncate()
+        else:
+            # a static whole-table overwrite without files is a truncate
+            opts = dict(self._opts)
+            opts["dynamic-partition-overwrite"] = "false"
+            c = _native.table_commit_new(self.table._t, opts)
+            try:
+                c.set_overwrite(None)
+                sid = c.commit([], BATCH_COMMIT_IDENTIFIER)
+            finally:
+                c.close()
         self.last_snapshot_id = sid if sid >= 0 else None
         return self.last_snapshot_id
 

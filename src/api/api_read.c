@@ -14,17 +14,25 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "table/catalog.h"
+#include "table/partition.h"
+#include "types/datum.h"
 #include "table/predicate.h"
 #include "table/read.h"
 #include "table/scan.h"
+#include "meta/snapshot.h"
 
 struct paimon_read_builder {
 	paimon_table *t;
 	pm_strlist projection;
 	int has_projection;
-	pm_predicate *pred;          /* bound to the table schema */
+	pm_predicate *pred;          /* bound to the read schema */
 	int64_t limit;
 	pm_strmap options;           /* read options */
+	/* Time travel reads with the schema of the snapshot it resolves to
+	 * (Java FileStoreTable.copy, pypaimon table.copy): its fields and
+	 * partition keys, the table's options. NULL: the table's schema. */
+	pm_table_schema *tt_schema;
+	int64_t tt_snapshot_id;      /* snapshot tt_schema was resolved from */
 };
 
 struct paimon_split {
@@ -42,6 +50,135 @@ static const pm_table_schema *tschema(const paimon_table *t)
 	return t->schema->schema;
 }
 
+/* The schema reads, projections and filters are resolved against. */
+static const pm_table_schema *rschema(const paimon_read_builder *rb)
+{
+	return rb->tt_schema ? rb->tt_schema : tschema(rb->t);
+}
+
+static const char *const tt_keys[] = {"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis",
+				      "scan.timestamp"};
+#define N_TT_KEYS (sizeof tt_keys / sizeof tt_keys[0])
+
+static int is_tt_key(const char *key)
+{
+	size_t i;
+	for (i = 0; i < N_TT_KEYS; i++)
+		if (!strcmp(key, tt_keys[i]))
+			return 1;
+	return 0;
+}
+
+/* Table options overridden by the builder's. */
+static int merged_options(const paimon_read_builder *rb, pm_strmap *m)
+{
+	size_t i;
+	int rc = pm_strmap_copy(m, &tschema(rb->t)->options);
+	for (i = 0; !rc && i < rb->options.len; i++)
+		rc = pm_strmap_set(m, rb->options.keys[i], rb->options.vals[i]);
+	return rc;
+}
+
+static int has_time_travel(const pm_strmap *opts)
+{
+	size_t i;
+	for (i = 0; i < N_TT_KEYS; i++)
+		if (pm_strmap_get(opts, tt_keys[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Makes schema `schema_id` (of snapshot `snapshot_id`) the read schema:
+ * loads it (the table's own when the ids match), gives it the table's
+ * options, checks the projection against it and rebinds the filter. On
+ * failure (a projected or filtered column that schema lacks, a missing
+ * schema file) the builder is unchanged.
+ */
+static int rb_use_schema(paimon_read_builder *rb, int64_t schema_id, int64_t snapshot_id)
+{
+	pm_table_schema *ns = NULL;
+	const pm_table_schema *target;
+	pm_predicate *np = NULL;
+	size_t *idx = NULL, n = 0;
+	int rc;
+	if (rschema(rb)->id == schema_id) {
+		if (rb->tt_schema)
+			rb->tt_snapshot_id = snapshot_id;
+		return 0;
+	}
+	if (schema_id != tschema(rb->t)->id) {
+		if ((rc = pm_schema_load(rb->t->io, rb->t->path, schema_id, &ns)) != 0)
+			return pm_err_wrap("schema %lld of snapshot %lld", (long long)schema_id, (long long)snapshot_id);
+		pm_strmap_dispose(&ns->options);
+		if ((rc = pm_strmap_copy(&ns->options, &tschema(rb->t)->options)) != 0)
+			goto fail;
+	}
+	target = ns ? ns : tschema(rb->t);
+	if (rb->has_projection) {
+		if ((rc = pm_read_projection(target, &rb->projection, &idx, &n)) != 0) {
+			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)snapshot_id,
+				    (long long)schema_id);
+			goto fail;
+		}
+		pm_free(idx);
+	}
+	if (rb->pred) {
+		if ((rc = pm_pred_copy(rb->pred, &np)) != 0)
+			goto fail;
+		if ((rc = pm_pred_bind(np, target)) != 0) {
+			pm_err_wrap("filter: time travel to snapshot %lld (schema %lld)", (long long)snapshot_id,
+				    (long long)schema_id);
+			goto fail;
+		}
+		pm_pred_free(rb->pred);
+		rb->pred = np;
+	}
+	pm_schema_free(rb->tt_schema);
+	rb->tt_schema = ns;
+	rb->tt_snapshot_id = ns ? snapshot_id : -1;
+	return 0;
+fail:
+	pm_pred_free(np);
+	pm_schema_free(ns);
+	return rc;
+}
+
+/*
+ * Resolves the time-travel options (table's and builder's) to a snapshot
+ * and switches to its schema; without them, back to the table's schema.
+ * A snapshot that cannot be resolved (no such id / tag, a bad value) keeps
+ * the current schema and is reported by paimon_read_builder_plan, as Java
+ * and pypaimon defer it. Other failures (rb_use_schema) are returned.
+ */
+static int rb_resolve_time_travel(paimon_read_builder *rb)
+{
+	pm_strmap opts = {0};
+	pm_snapshot *snap = NULL;
+	pm_err_state saved;
+	int rc;
+	if ((rc = merged_options(rb, &opts)) != 0)
+		goto done;
+	if (!has_time_travel(&opts)) {
+		rc = rb_use_schema(rb, tschema(rb->t)->id, -1);
+		goto done;
+	}
+	pm_err_save(&saved);
+	rc = pm_scan_resolve_snapshot(rb->t->io, rb->t->path, &opts, &snap);
+	if (rc == PAIMON_ENOMEM)
+		goto done;
+	if (rc || !snap) {
+		pm_err_restore(&saved);
+		rc = 0;
+		goto done;
+	}
+	rc = rb_use_schema(rb, snap->schema_id, snap->id);
+done:
+	pm_snapshot_free(snap);
+	pm_strmap_dispose(&opts);
+	return rc;
+}
+
 int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t)
 {
 	paimon_read_builder *rb;
@@ -56,6 +193,14 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t)
 		return PAIMON_ENOMEM;
 	rb->t = t;
 	rb->limit = -1;
+	rb->tt_snapshot_id = -1;
+	if (has_time_travel(&tschema(t)->options)) {
+		int rc = rb_resolve_time_travel(rb);
+		if (rc) {
+			paimon_read_builder_free(rb);
+			return rc;
+		}
+	}
 	*out = rb;
 	return 0;
 }
@@ -67,6 +212,7 @@ void paimon_read_builder_free(paimon_read_builder *rb)
 	pm_strlist_dispose(&rb->projection);
 	pm_pred_free(rb->pred);
 	pm_strmap_dispose(&rb->options);
+	pm_schema_free(rb->tt_schema);
 	pm_free(rb);
 }
 
@@ -87,7 +233,10 @@ int paimon_read_builder_with_projection(paimon_read_builder *rb, const char *con
 			return rc;
 		}
 	}
-	if (n && (rc = pm_read_projection(tschema(rb->t), &l, &idx, &ni)) != 0) {
+	if (n && (rc = pm_read_projection(rschema(rb), &l, &idx, &ni)) != 0) {
+		if (rb->tt_schema)
+			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)rb->tt_snapshot_id,
+				    (long long)rb->tt_schema->id);
 		pm_strlist_dispose(&l);
 		return rc;
 	}
@@ -117,7 +266,10 @@ int paimon_read_builder_with_filter(paimon_read_builder *rb, const paimon_predic
 	paimon_free(bytes);
 	if (rc)
 		return rc;
-	if ((rc = pm_pred_bind(q, tschema(rb->t))) != 0) {
+	if ((rc = pm_pred_bind(q, rschema(rb))) != 0) {
+		if (rb->tt_schema)
+			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)rb->tt_snapshot_id,
+				    (long long)rb->tt_schema->id);
 		pm_pred_free(q);
 		return rc;
 	}
@@ -136,36 +288,62 @@ int paimon_read_builder_with_limit(paimon_read_builder *rb, int64_t limit)
 
 int paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, const char *value)
 {
+	char *old = NULL;
+	const char *cur;
+	int rc;
 	if (!rb || !key)
 		return pm_err(PAIMON_EINVAL, "paimon_read_builder_with_option: NULL argument");
-	if (!value) {
-		pm_strmap_remove(&rb->options, key);
-		return 0;
-	}
-	if (!strcmp(key, "read.batch-size")) {
+	if (value && !strcmp(key, "read.batch-size")) {
 		long long v;
 		if (pm_parse_i64(value, &v) != 0 || v <= 0)
 			return pm_err(PAIMON_EINVAL, "option 'read.batch-size': invalid value '%s' (expected a positive integer)",
 				      value);
 	}
-	return pm_strmap_set(&rb->options, key, value);
+	if (value && !strcmp(key, "read.threads")) {
+		long long v;
+		if (pm_parse_i64(value, &v) != 0 || v < 1 || v > 1024)
+			return pm_err(PAIMON_EINVAL, "option 'read.threads': invalid value '%s' (expected an integer in 1..1024)",
+				      value);
+	}
+	if (!is_tt_key(key)) {
+		if (!value) {
+			pm_strmap_remove(&rb->options, key);
+			return 0;
+		}
+		return pm_strmap_set(&rb->options, key, value);
+	}
+	/* time travel: switch the read schema, undo the option if that fails */
+	cur = pm_strmap_get(&rb->options, key);
+	if (cur && !(old = pm_strdup(cur)))
+		return PAIMON_ENOMEM;
+	if (!value)
+		pm_strmap_remove(&rb->options, key);
+	else if ((rc = pm_strmap_set(&rb->options, key, value)) != 0)
+		goto done;
+	if ((rc = rb_resolve_time_travel(rb)) != 0) {
+		pm_err_state saved;
+		pm_err_save(&saved);
+		if (old)
+			pm_strmap_set(&rb->options, key, old); /* best effort */
+		else
+			pm_strmap_remove(&rb->options, key);
+		pm_err_restore(&saved);
+	}
+done:
+	pm_free(old);
+	return rc;
 }
 
 int paimon_read_builder_read_schema(paimon_read_builder *rb, struct ArrowSchema *out)
 {
 	if (!rb || !out)
 		return pm_err(PAIMON_EINVAL, "paimon_read_builder_read_schema: NULL argument");
-	return pm_read_output_schema(tschema(rb->t), rb->has_projection ? &rb->projection : NULL, out);
+	return pm_read_output_schema(rschema(rb), rb->has_projection ? &rb->projection : NULL, out);
 }
 
-/* Table options overridden by the builder's. */
-static int merged_options(const paimon_read_builder *rb, pm_strmap *m)
+int64_t paimon_read_builder_schema_id(const paimon_read_builder *rb)
 {
-	size_t i;
-	int rc = pm_strmap_copy(m, &tschema(rb->t)->options);
-	for (i = 0; !rc && i < rb->options.len; i++)
-		rc = pm_strmap_set(m, rb->options.keys[i], rb->options.vals[i]);
-	return rc;
+	return rb ? rschema(rb)->id : -1;
 }
 
 int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
@@ -182,8 +360,17 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 		return PAIMON_ENOMEM;
 	if ((rc = merged_options(rb, &opts)) != 0)
 		goto fail;
-	if ((rc = pm_scan_plan_run(rb->t->io, rb->t->path, tschema(rb->t), &opts, rb->pred, NULL, &p->plan)) != 0)
+	if ((rc = pm_scan_plan_run(rb->t->io, rb->t->path, rschema(rb), &opts, rb->pred, NULL, &p->plan)) != 0)
 		goto fail;
+	if (p->plan.snapshot && has_time_travel(&opts) && p->plan.snapshot->schema_id != rschema(rb)->id) {
+		/* resolved differently than when the option was set (e.g. it
+		 * could not be resolved then): follow the planned snapshot */
+		if ((rc = rb_use_schema(rb, p->plan.snapshot->schema_id, p->plan.snapshot_id)) != 0)
+			goto fail;
+		pm_scan_plan_dispose(&p->plan);
+		if ((rc = pm_scan_plan_run(rb->t->io, rb->t->path, rschema(rb), &opts, rb->pred, NULL, &p->plan)) != 0)
+			goto fail;
+	}
 	p->splits = pm_calloc(p->plan.n_splits + 1, sizeof *p->splits);
 	if (!p->splits) {
 		rc = PAIMON_ENOMEM;
@@ -309,7 +496,7 @@ int paimon_read_builder_read(paimon_read_builder *rb, const paimon_split *const 
 	memset(&spec, 0, sizeof spec);
 	spec.io = rb->t->io;
 	spec.table_path = rb->t->path;
-	spec.schema = tschema(rb->t);
+	spec.schema = rschema(rb);
 	spec.projection = rb->has_projection ? &rb->projection : NULL;
 	spec.pred = rb->pred;
 	spec.limit = rb->limit;
@@ -318,5 +505,150 @@ int paimon_read_builder_read(paimon_read_builder *rb, const paimon_split *const 
 	rc = pm_read_stream(&spec, v, n, out);
 	pm_free(v);
 	pm_strmap_dispose(&opts);
+	return rc;
+}
+
+/* ---------------------------------------------------------- split details */
+
+int64_t paimon_split_snapshot_id(const paimon_split *s) { return s ? s->s->snapshot_id : -1; }
+int32_t paimon_split_bucket(const paimon_split *s) { return s ? s->s->bucket : 0; }
+
+static const pm_manifest_entry *split_entry(const paimon_split *s, size_t i)
+{
+	if (!s || i >= s->s->entries.len)
+		return NULL;
+	return &s->s->entries.items[i];
+}
+
+const char *paimon_split_file_name(const paimon_split *s, size_t i)
+{
+	const pm_manifest_entry *e = split_entry(s, i);
+	return e ? e->file.file_name : NULL;
+}
+
+int64_t paimon_split_file_size(const paimon_split *s, size_t i)
+{
+	const pm_manifest_entry *e = split_entry(s, i);
+	return e ? e->file.file_size : -1;
+}
+
+int64_t paimon_split_file_rows(const paimon_split *s, size_t i)
+{
+	const pm_manifest_entry *e = split_entry(s, i);
+	return e ? e->file.row_count : -1;
+}
+
+int64_t paimon_split_file_schema_id(const paimon_split *s, size_t i)
+{
+	const pm_manifest_entry *e = split_entry(s, i);
+	return e ? e->file.schema_id : -1;
+}
+
+int paimon_split_file_path(const paimon_split *s, const paimon_table *t, size_t i, char **out)
+{
+	const pm_manifest_entry *e = split_entry(s, i);
+	const pm_table_schema *ts;
+	pm_partition_info pi;
+	pm_buf b = PM_BUF_INIT, alt = PM_BUF_INIT;
+	int rc;
+	if (!s || !t || !out)
+		return pm_err(PAIMON_EINVAL, "paimon_split_file_path: NULL argument");
+	*out = NULL;
+	if (!e)
+		return pm_err(PAIMON_EINVAL, "paimon_split_file_path: file %zu out of range (the split has %zu)", i,
+			      s->s->entries.len);
+	ts = tschema(t);
+	if ((rc = pm_partition_info_init(&pi, ts)) != 0)
+		return rc;
+	rc = pm_read_data_file_path(t->path, &ts->options, &pi, e, 0, &b);
+	if (!rc && pi.n && !e->file.external_path) {
+		/* pypaimon lays some partition values out differently: use its
+		 * directory when only that one holds the file (as reads do) */
+		rc = pm_read_data_file_path(t->path, &ts->options, &pi, e, 1, &alt);
+		if (!rc && strcmp(pm_buf_cstr(&alt), pm_buf_cstr(&b)) != 0) {
+			int ej = 0, ep = 0;
+			rc = pm_fileio_exists(t->io, pm_buf_cstr(&b), &ej);
+			if (!rc && !ej)
+				rc = pm_fileio_exists(t->io, pm_buf_cstr(&alt), &ep);
+			if (!rc && !ej && ep) {
+				pm_buf tmp = b;
+				b = alt;
+				alt = tmp;
+			}
+		}
+	}
+	pm_partition_info_dispose(&pi);
+	if (rc) {
+		pm_err_wrap("path of data file '%s'", e->file.file_name);
+	} else if (!(*out = pm_buf_detach(&b))) {
+		rc = pm_err(PAIMON_ENOMEM, "paimon_split_file_path: empty path");
+	}
+	pm_buf_dispose(&b);
+	pm_buf_dispose(&alt);
+	return rc;
+}
+
+int paimon_split_partition(const paimon_split *s, const paimon_table *t, char ***keys, char ***values, size_t *n)
+{
+	pm_partition_info pi;
+	pm_binrow_datum *vals = NULL;
+	char **k = NULL, **v = NULL;
+	size_t i;
+	int rc;
+	if (!s || !t || !keys || !values || !n)
+		return pm_err(PAIMON_EINVAL, "paimon_split_partition: NULL argument");
+	*keys = *values = NULL;
+	*n = 0;
+	if ((rc = pm_partition_info_init(&pi, tschema(t))) != 0)
+		return rc;
+	if (pi.n == 0) {
+		pm_partition_info_dispose(&pi);
+		return 0;
+	}
+	vals = pm_calloc(pi.n, sizeof *vals);
+	k = pm_calloc(pi.n, sizeof *k);
+	v = pm_calloc(pi.n, sizeof *v);
+	if (!vals || !k || !v) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	if ((rc = pm_partition_decode(&pi, s->s->partition.p, s->s->partition.n, vals)) != 0) {
+		pm_err_wrap("split partition of table %s", t->identifier);
+		goto fail;
+	}
+	for (i = 0; i < pi.n; i++) {
+		if (!(k[i] = pm_strdup(pi.names[i]))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		if (!vals[i].is_null) {
+			pm_buf b = PM_BUF_INIT;
+			if ((rc = pm_datum_to_text(pi.types[i], &vals[i], &b)) != 0) {
+				pm_buf_dispose(&b);
+				goto fail;
+			}
+			if (!(v[i] = pm_buf_detach(&b))) {
+				rc = PAIMON_ENOMEM;
+				goto fail;
+			}
+		}
+	}
+	*keys = k;
+	*values = v;
+	*n = pi.n;
+	pm_free(vals);
+	pm_partition_info_dispose(&pi);
+	return 0;
+fail:
+	if (k)
+		for (i = 0; i < pi.n; i++)
+			pm_free(k[i]);
+	if (v)
+		for (i = 0; i < pi.n; i++)
+			pm_free(v[i]);
+	pm_free(k);
+	pm_free(v);
+	pm_free(vals);
+	pm_partition_info_dispose(&pi);
 	return rc;
 }

@@ -203,6 +203,15 @@ int paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_optio
 	return pm_table_committer_set_overwrite(c->c, partition ? &partition->map : NULL);
 }
 
+int paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id)
+{
+	if (snapshot_id)
+		*snapshot_id = -1;
+	if (!c)
+		return pm_err(PAIMON_EINVAL, "paimon_table_commit_truncate: NULL committer");
+	return pm_table_committer_truncate(c->c, PM_COMMIT_BATCH_IDENTIFIER, snapshot_id);
+}
+
 /* All entries of the messages as one array of shallow copies (*out: pm_free only). */
 static int gather(paimon_commit_message *const *msgs, size_t n, pm_manifest_entry **out, size_t *count)
 {

@@ -485,12 +485,17 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	const cli_opt opts[] = {
 		{CLI_OPT_VALUE, 'f', "format", "FMT", "input format: parquet, csv, tsv or jsonl (default: from the file name)",
 		 &fmt_arg, 0},
-		{CLI_OPT_FLAG, 0, "overwrite", NULL, "replace the table's rows (INSERT OVERWRITE) instead of appending",
+		{CLI_OPT_FLAG, 0, "overwrite", NULL,
+		 "INSERT OVERWRITE instead of appending: on a partitioned table only the partitions the input "
+		 "writes to are replaced (dynamic-partition-overwrite, default true), else the whole table",
 		 &overwrite, 0},
-		{CLI_OPT_VALUE, 0, "partition", "K=V,...", "with --overwrite: replace only this partition", &part_arg, 0},
+		{CLI_OPT_VALUE, 0, "partition", "K=V,...",
+		 "with --overwrite: static overwrite of every partition matching K=V,... (some of the keys "
+		 "suffice; input rows must lie inside)",
+		 &part_arg, 0},
 		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE",
-		 "write option, e.g. target-file-size=64mb, file.compression=zstd; commit.* options go to the "
-		 "committer (repeatable)",
+		 "write option, e.g. target-file-size=64mb, file.compression=zstd; commit.* and "
+		 "dynamic-partition-overwrite go to the committer (repeatable)",
 		 &optlist, 0},
 		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
 		{0},
@@ -526,12 +531,20 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		char *k, *v;
 		if ((rc = cli_split_kv(ctx, "--option", optlist.items[i].value, &k, &v)) != CLI_CONTINUE)
 			goto out;
-		rc = paimon_options_set(strncmp(k, "commit.", 7) == 0 ? copts : wopts, k, v) < 0 ? wfail()
-												      : CLI_CONTINUE;
+		int to_commit = strncmp(k, "commit.", 7) == 0 || strcmp(k, "dynamic-partition-overwrite") == 0;
+		rc = paimon_options_set(to_commit ? copts : wopts, k, v) < 0 ? wfail() : CLI_CONTINUE;
 		free(k);
 		free(v);
 		if (rc != CLI_CONTINUE)
 			goto out;
+	}
+	/* --partition means a static overwrite (like Spark's INSERT OVERWRITE ...
+	 * PARTITION): without it the library's dynamic default would ignore the
+	 * spec. An explicit -o dynamic-partition-overwrite=... still wins. */
+	if (part_arg && !paimon_options_get(copts, "dynamic-partition-overwrite") &&
+	    paimon_options_set(copts, "dynamic-partition-overwrite", "false") < 0) {
+		rc = wfail();
+		goto out;
 	}
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
@@ -608,7 +621,8 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 				printf("snapshot %" PRId64 ": %" PRId64 " rows written in %zu file%s%s\n", snap, rows, files,
 				       files == 1 ? "" : "s", overwrite ? " (overwrite)" : "");
 			else
-				printf("nothing to commit: no rows\n");
+				printf("nothing to commit: no rows%s\n",
+				       overwrite ? " (a dynamic partition overwrite without rows replaces nothing)" : "");
 			rc = CLI_EXIT_OK;
 		}
 	}
@@ -656,6 +670,12 @@ const cli_cmd cli_cmd_write = {
 	"BINARY/BYTES as base64; ARRAY as a JSON array, ROW as a JSON object, MAP as a JSON object\n"
 	"(or [{\"key\": k, \"value\": v}, ...]); in CSV nested values are cells of JSON text.\n"
 	"Parquet columns are matched by name and converted as pypaimon converts Arrow data.\n"
+	"--overwrite follows Java Paimon / pypaimon: on a partitioned table with dynamic-partition-overwrite=true\n"
+	"(the table default; -o dynamic-partition-overwrite=false to change it for one write) only the\n"
+	"partitions present in the input are replaced and an empty input changes nothing; otherwise the whole\n"
+	"table is replaced (an empty input empties it). --partition K=V,... makes it a static overwrite of every\n"
+	"partition matching the given keys (all rows there are replaced, even by an empty input; input rows\n"
+	"outside it are an error); __DEFAULT_PARTITION__ (partition.default-name) names the null partition.\n"
 	"Prints the new snapshot id with the rows and files written (--json: {\"snapshotId\", \"rows\", \"files\"}).\n"
 	"A progress line (rows, MB/s) goes to standard error when it is a terminal.\n",
 	2, 2,

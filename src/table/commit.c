@@ -14,6 +14,7 @@
 #include "meta/snapshot.h"
 #include "table/partition.h"
 #include "table/write.h"
+#include "types/datum.h"
 
 /* ---------------------------------------------------------- messages */
 
@@ -68,9 +69,10 @@ struct pm_table_committer {
 	int row_tracking;
 	const char *path_dir;      /* borrowed from schema options */
 
-	int overwrite;
-	int has_overwrite_part;
-	pm_bytes overwrite_part;
+	int dynamic_overwrite;     /* option dynamic-partition-overwrite (default true) */
+	int overwrite;             /* the next commit is an OVERWRITE */
+	int truncate;              /* ... of the whole table, whatever the mode */
+	pm_strmap overwrite_spec;  /* static partition spec (possibly partial; empty = none) */
 
 	pm_commit_stats stats;
 };
@@ -160,6 +162,12 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 		rc = pm_err(PAIMON_EINVAL, "option 'row-tracking.enabled': invalid value '%s'", v);
 		goto fail;
 	}
+	c->dynamic_overwrite = 1;
+	if ((v = pm_strmap_get(&c->schema->options, "dynamic-partition-overwrite")) &&
+	    pm_parse_bool(v, &c->dynamic_overwrite)) {
+		rc = pm_err(PAIMON_EINVAL, "option 'dynamic-partition-overwrite': invalid value '%s'", v);
+		goto fail;
+	}
 	c->path_dir = pm_strmap_get(&c->schema->options, "data-file.path-directory");
 	if ((v = pm_strmap_get(&c->schema->options, "commit.user")) && *v) {
 		c->user_explicit = 1;
@@ -201,30 +209,180 @@ void pm_table_committer_last_stats(const pm_table_committer *c, pm_commit_stats 
 	*out = c->stats;
 }
 
+static void clear_overwrite(pm_table_committer *c)
+{
+	c->overwrite = 0;
+	c->truncate = 0;
+	pm_strmap_dispose(&c->overwrite_spec);
+}
+
+/*
+ * The static partition filter of a spec (key -> canonical text, the
+ * default partition name for null), possibly naming only some keys.
+ * Unknown keys and unparsable values -> PAIMON_EINVAL.
+ */
+typedef struct part_filter {
+	int all;                   /* matches every partition (whole table) */
+	size_t nparts;             /* partitions to match (any of them) */
+	pm_binrow_datum *vals;     /* nparts * pi.n values, pointing into bytes */
+	pm_bytes *bytes;           /* nparts encoded partitions (kept for vals) */
+	int *constrained;          /* static spec: pi.n flags; NULL = every key */
+	pm_binrow_datum *scratch;  /* pi.n */
+	const pm_partition_info *pi;
+	int rc;                    /* first error met while matching */
+} part_filter;
+
+static void part_filter_dispose(part_filter *f)
+{
+	size_t i;
+	for (i = 0; i < f->nparts; i++)
+		pm_bytes_dispose(&f->bytes[i]);
+	pm_free(f->bytes);
+	pm_free(f->vals);
+	pm_free(f->constrained);
+	pm_free(f->scratch);
+	memset(f, 0, sizeof *f);
+}
+
+static int part_filter_init(part_filter *f, const pm_partition_info *pi, size_t nparts)
+{
+	memset(f, 0, sizeof *f);
+	f->pi = pi;
+	if (!(f->scratch = pm_calloc(pi->n ? pi->n : 1, sizeof *f->scratch)))
+		return PAIMON_ENOMEM;
+	if (nparts) {
+		f->bytes = pm_calloc(nparts, sizeof *f->bytes);
+		f->vals = pm_calloc(nparts * (pi->n ? pi->n : 1), sizeof *f->vals);
+		if (!f->bytes || !f->vals)
+			return PAIMON_ENOMEM;
+	}
+	return 0;
+}
+
+/* Adds an encoded partition (copied) to the filter unless already there. */
+static int part_filter_add(part_filter *f, const uint8_t *p, size_t n)
+{
+	size_t i;
+	int rc;
+	for (i = 0; i < f->nparts; i++)
+		if (f->bytes[i].n == n && (n == 0 || !memcmp(f->bytes[i].p, p, n)))
+			return 0;
+	if ((rc = pm_bytes_set(&f->bytes[f->nparts], p, n)))
+		return rc;
+	if ((rc = pm_partition_decode(f->pi, f->bytes[f->nparts].p, n, f->vals + f->nparts * f->pi->n))) {
+		pm_bytes_dispose(&f->bytes[f->nparts]);
+		return rc;
+	}
+	f->nparts++;
+	return 0;
+}
+
+static int build_static_filter(const pm_partition_info *pi, const pm_strmap *spec, part_filter *f)
+{
+	pm_binrow_datum *vals = NULL;
+	uint8_t **owned = NULL;
+	pm_buf b = PM_BUF_INIT;
+	size_t i, j;
+	int rc;
+
+	if ((rc = part_filter_init(f, pi, 1)))
+		return rc;
+	if (!spec || spec->len == 0) {
+		f->all = 1;
+		return 0;
+	}
+	for (j = 0; j < spec->len; j++) {
+		for (i = 0; i < pi->n; i++)
+			if (!strcmp(pi->names[i], spec->keys[j]))
+				break;
+		if (i == pi->n)
+			return pm_err(PAIMON_EINVAL, "overwrite partition: '%s' is not a partition key of the table%s",
+				      spec->keys[j], pi->n ? "" : " (the table is not partitioned)");
+	}
+	vals = pm_calloc(pi->n, sizeof *vals);
+	owned = pm_calloc(pi->n, sizeof *owned);
+	f->constrained = pm_calloc(pi->n, sizeof *f->constrained);
+	if (!vals || !owned || !f->constrained) {
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < pi->n; i++) {
+		const char *text = pm_strmap_get(spec, pi->names[i]);
+		vals[i].is_null = 1;
+		if (!text)
+			continue;
+		f->constrained[i] = 1;
+		if (!strcmp(text, pi->default_name))
+			continue;
+		vals[i].is_null = 0;
+		if ((rc = pm_datum_from_text(pi->types[i], text, strlen(text), &vals[i], &owned[i]))) {
+			rc = pm_err_wrap("overwrite partition key '%s'", pi->names[i]);
+			goto done;
+		}
+	}
+	if ((rc = pm_partition_encode(pi, vals, &b)) || (rc = part_filter_add(f, (const uint8_t *)b.data, b.len)))
+		goto done;
+done:
+	if (owned)
+		for (i = 0; i < pi->n; i++)
+			pm_free(owned[i]);
+	pm_free(owned);
+	pm_free(vals);
+	pm_buf_dispose(&b);
+	return rc;
+}
+
+/* 1 if the encoded partition p matches the filter, 0 if not, <0 on error. */
+static int part_filter_match(part_filter *f, const uint8_t *p, size_t n)
+{
+	const pm_partition_info *pi = f->pi;
+	size_t k, i;
+	int rc;
+	if (f->all)
+		return 1;
+	for (k = 0; k < f->nparts; k++) /* identical bytes: the common case */
+		if (f->bytes[k].n == n && (n == 0 || !memcmp(f->bytes[k].p, p, n)) && !f->constrained)
+			return 1;
+	if ((rc = pm_partition_decode(pi, p, n, f->scratch)))
+		return rc;
+	for (k = 0; k < f->nparts; k++) {
+		const pm_binrow_datum *want = f->vals + k * pi->n;
+		for (i = 0; i < pi->n; i++) {
+			if (f->constrained && !f->constrained[i])
+				continue;
+			if (!pm_datum_equal(pi->types[i], &want[i], &f->scratch[i]))
+				break;
+		}
+		if (i == pi->n)
+			return 1;
+	}
+	return 0;
+}
+
 int pm_table_committer_set_overwrite(pm_table_committer *c, const pm_strmap *partition)
 {
-	pm_buf b = PM_BUF_INIT;
+	part_filter f;
 	int rc;
-	pm_bytes_dispose(&c->overwrite_part);
-	c->has_overwrite_part = 0;
+	clear_overwrite(c);
+	if (partition && partition->len) {
+		/* validate now (keys, values), even if dynamic mode will ignore it */
+		rc = build_static_filter(&c->pi, partition, &f);
+		part_filter_dispose(&f);
+		if (rc)
+			return rc;
+		if ((rc = pm_strmap_copy(&c->overwrite_spec, partition)))
+			return rc;
+	}
 	c->overwrite = 1;
-	if (!partition)
-		return 0;
-	if (c->pi.n == 0) {
-		if (partition->len == 0)
-			return 0;
-		c->overwrite = 0;
-		return pm_err(PAIMON_EINVAL, "overwrite: table is not partitioned, but a partition was given");
-	}
-	if ((rc = pm_partition_from_spec(&c->pi, partition, &b)) ||
-	    (rc = pm_bytes_set(&c->overwrite_part, b.data, b.len))) {
-		pm_buf_dispose(&b);
-		c->overwrite = 0;
-		return pm_err_wrap("overwrite partition");
-	}
-	pm_buf_dispose(&b);
-	c->has_overwrite_part = 1;
 	return 0;
+}
+
+int pm_table_committer_truncate(pm_table_committer *c, int64_t identifier, int64_t *snapshot_id)
+{
+	clear_overwrite(c);
+	c->overwrite = 1;
+	c->truncate = 1;
+	return pm_table_committer_commit(c, NULL, 0, identifier, snapshot_id);
 }
 
 static int data_file_path(const pm_table_committer *c, const pm_manifest_entry *e, pm_buf *out)
@@ -293,21 +451,25 @@ static int record_metas(written *w, const pm_manifest_file_meta_list *l, size_t 
 	return 0;
 }
 
-typedef struct pctx {
-	const pm_bytes *part;
-} pctx;
-
-static int keep_part_manifest(void *ctx, const pm_manifest_file_meta *m)
+static int keep_any_manifest(void *ctx, const pm_manifest_file_meta *m)
 {
 	(void)ctx;
 	(void)m;
 	return 1;
 }
 
-static int keep_part_entry(void *ctx, const pm_manifest_entry *e)
+static int keep_filtered_entry(void *ctx, const pm_manifest_entry *e)
 {
-	const pctx *p = ctx;
-	return e->partition.n == p->part->n && !memcmp(e->partition.p, p->part->p, p->part->n);
+	part_filter *f = ctx;
+	int r;
+	if (f->rc)
+		return 1;
+	r = part_filter_match(f, e->partition.p, e->partition.n);
+	if (r < 0) {
+		f->rc = r;
+		return 1;
+	}
+	return r;
 }
 
 /* Minor manifest merge (§6.6) of before into after. */
@@ -395,8 +557,9 @@ typedef struct attempt_state {
 /* Outcome of one attempt. */
 enum { A_DONE, A_LOST, A_UNCERTAIN };
 
-static int one_attempt(pm_table_committer *c, attempt_state *st, const pm_manifest_entry *adds, size_t n,
-		       int64_t identifier, const pm_snapshot *latest, int *outcome, int64_t *new_id)
+/* ow: the partitions an OVERWRITE replaces (NULL for an APPEND). */
+static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow, const pm_manifest_entry *adds,
+		       size_t n, int64_t identifier, const pm_snapshot *latest, int *outcome, int64_t *new_id)
 {
 	const char *kind = c->overwrite ? "OVERWRITE" : "APPEND";
 	pm_manifest_entry_list delta_entries = {0}, live = {0};
@@ -418,15 +581,17 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, const pm_manife
 		next_row_id = latest->next_row_id;
 
 	/* --- delta entries */
+	c->stats.files_deleted = 0;
 	if (c->overwrite && latest) {
 		pm_manifest_filter f;
-		pctx pc;
-		pc.part = &c->overwrite_part;
-		f.keep_manifest = keep_part_manifest;
-		f.keep_entry = keep_part_entry;
-		f.ctx = &pc;
+		f.keep_manifest = keep_any_manifest;
+		f.keep_entry = keep_filtered_entry;
+		f.ctx = ow;
+		ow->rc = 0;
 		if ((rc = pm_manifest_read_all(c->io, c->table_path, latest->base_manifest_list,
-					       latest->delta_manifest_list, c->has_overwrite_part ? &f : NULL, &live)))
+					       latest->delta_manifest_list, ow->all ? NULL : &f, &live)))
+			goto fail;
+		if ((rc = ow->rc))
 			goto fail;
 		for (i = 0; i < live.len; i++) {
 			if (live.items[i].kind != PM_FILE_KIND_ADD)
@@ -435,6 +600,7 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, const pm_manife
 				goto fail;
 			delta_entries.items[delta_entries.len - 1].kind = PM_FILE_KIND_DELETE;
 			deleted += live.items[i].file.row_count;
+			c->stats.files_deleted++;
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -633,7 +799,8 @@ static void sleep_ms(int64_t ms)
 		;
 }
 
-static int check_files(pm_table_committer *c, const pm_manifest_entry *adds, size_t n)
+/* static: the filter every new file of a static overwrite must match (or NULL). */
+static int check_files(pm_table_committer *c, part_filter *stat, const pm_manifest_entry *adds, size_t n)
 {
 	pm_buf p = PM_BUF_INIT;
 	size_t i;
@@ -644,12 +811,21 @@ static int check_files(pm_table_committer *c, const pm_manifest_entry *adds, siz
 			rc = pm_err(PAIMON_EINVAL, "commit: entry for '%s' is not a new file", adds[i].file.file_name);
 			break;
 		}
-		if (c->has_overwrite_part && c->overwrite &&
-		    (adds[i].partition.n != c->overwrite_part.n ||
-		     memcmp(adds[i].partition.p, c->overwrite_part.p, c->overwrite_part.n))) {
-			rc = pm_err(PAIMON_EINVAL, "commit: data file '%s' does not belong to the partition being overwritten",
-				    adds[i].file.file_name);
-			break;
+		if (stat && !stat->all) {
+			int m = part_filter_match(stat, adds[i].partition.p, adds[i].partition.n);
+			if (m < 0) {
+				rc = m;
+				break;
+			}
+			if (!m) {
+				pm_buf_clear(&p);
+				if ((rc = pm_partition_to_display(&c->pi, adds[i].partition.p, adds[i].partition.n, &p)))
+					break;
+				rc = pm_err(PAIMON_EINVAL, "commit: trying to overwrite a static partition, but data file "
+					    "'%s' is in partition (%s), which does not belong to it; nothing was "
+					    "committed", adds[i].file.file_name, pm_buf_cstr(&p));
+				break;
+			}
 		}
 		if ((rc = data_file_path(c, &adds[i], &p)))
 			break;
@@ -670,15 +846,44 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 	pm_snapshot *latest = NULL;
 	int64_t start = pm_monotonic_millis(), prev_latest = 0, id = -1;
 	const char *kind = c->overwrite ? "OVERWRITE" : "APPEND";
-	int retry = 0, rc, outcome;
+	part_filter ow, *static_check = NULL;
+	int retry = 0, rc = 0, outcome;
 
 	memset(&st, 0, sizeof st);
+	memset(&ow, 0, sizeof ow);
 	memset(&c->stats, 0, sizeof c->stats);
 	if (snapshot_id)
 		*snapshot_id = -1;
 	if (n == 0 && !c->overwrite)
 		return 0;
-	if ((rc = check_files(c, adds, n)))
+	if (c->overwrite) {
+		/* Java FileStoreCommitImpl.overwritePartition: on a partitioned table
+		 * in dynamic mode the static spec is ignored and exactly the
+		 * partitions of the new files are replaced (no new files: nothing
+		 * happens); otherwise the static spec (possibly partial; none = the
+		 * whole table) is replaced and every new file must lie inside it. */
+		if (!c->truncate && c->pi.n > 0 && c->dynamic_overwrite) {
+			size_t i;
+			if (n == 0) {
+				c->stats.overwrite_skipped = 1;
+				goto out;
+			}
+			if ((rc = part_filter_init(&ow, &c->pi, n)))
+				goto out;
+			for (i = 0; i < n; i++)
+				if ((rc = part_filter_add(&ow, adds[i].partition.p, adds[i].partition.n))) {
+					rc = pm_err_wrap("overwrite: partition of data file '%s'",
+							 adds[i].file.file_name ? adds[i].file.file_name : "?");
+					goto out;
+				}
+			static_check = NULL;
+		} else {
+			if ((rc = build_static_filter(&c->pi, c->truncate ? NULL : &c->overwrite_spec, &ow)))
+				goto out;
+			static_check = &ow;
+		}
+	}
+	if ((rc = check_files(c, static_check, adds, n)))
 		goto out;
 	if ((rc = pm_manifest_namer_init(&st.namer)))
 		goto out;
@@ -696,7 +901,7 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 	}
 	for (;;) {
 		prev_latest = latest ? latest->id : 0;
-		if ((rc = one_attempt(c, &st, adds, n, identifier, latest, &outcome, &id)))
+		if ((rc = one_attempt(c, &st, c->overwrite ? &ow : NULL, adds, n, identifier, latest, &outcome, &id)))
 			goto out;
 		if (outcome == A_DONE)
 			break;
@@ -743,11 +948,9 @@ out:
 	pm_strlist_dispose(&st.delta_names);
 	pm_manifest_file_meta_list_dispose(&st.delta);
 	pm_snapshot_free(latest);
-	if (!rc || rc == PAIMON_ECONFLICT) {
-		c->overwrite = 0;
-		c->has_overwrite_part = 0;
-		pm_bytes_dispose(&c->overwrite_part);
-	}
+	part_filter_dispose(&ow);
+	if (!rc || rc == PAIMON_ECONFLICT)
+		clear_overwrite(c);
 	if (!rc && snapshot_id)
 		*snapshot_id = id;
 	return rc;
@@ -759,7 +962,7 @@ void pm_table_committer_free(pm_table_committer *c)
 		return;
 	if (c->has_pi)
 		pm_partition_info_dispose(&c->pi);
-	pm_bytes_dispose(&c->overwrite_part);
+	pm_strmap_dispose(&c->overwrite_spec);
 	pm_schema_free(c->schema);
 	pm_free(c->table_path);
 	pm_free(c->user);

@@ -3,8 +3,8 @@
  * §6) and commit messages.
  *
  * One commit = one snapshot: APPEND (new files) or OVERWRITE (DELETE
- * entries for every live file of the whole table or of one partition,
- * plus the new files). Each attempt reads the latest snapshot, writes the
+ * entries for every live file of the partitions being replaced, plus the
+ * new files; see pm_table_committer_set_overwrite). Each attempt reads the latest snapshot, writes the
  * delta manifest(s) and delta manifest list, merges the previous data
  * manifests (minor merge of §6.6) into the base manifest list, and
  * publishes snapshot-<latest+1> with no-overwrite. A lost race
@@ -58,9 +58,31 @@ typedef struct pm_table_committer pm_table_committer;
 int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
 			   const pm_strmap *opts, pm_table_committer **out);
 const char *pm_table_committer_user(const pm_table_committer *c);
-/* The next commit is an OVERWRITE of the whole table (partition NULL) or
- * of the partition given as key -> canonical text (all partition keys). */
+/*
+ * The next commit is an OVERWRITE (INSERT OVERWRITE), with Java
+ * FileStoreCommitImpl.overwritePartition's rules (pypaimon's alike):
+ *  - partitioned table and option dynamic-partition-overwrite true (the
+ *    default): the static partition is ignored; exactly the partitions the
+ *    new files lie in are replaced, the others are kept. No new files ->
+ *    nothing is committed (snapshot -1).
+ *  - otherwise (option false, or an unpartitioned table): the partitions
+ *    matching the static spec are replaced - partition NULL or empty: the
+ *    whole table; a spec may name only some of the partition keys (then
+ *    every partition with those values). Each new file must lie inside the
+ *    spec (PAIMON_EINVAL, nothing committed). An OVERWRITE snapshot is
+ *    committed even without new files or matching old ones.
+ * partition: key -> canonical text (types/datum.h), the table's
+ * partition.default-name for null. Unknown keys / bad values ->
+ * PAIMON_EINVAL here, in both modes.
+ */
 int pm_table_committer_set_overwrite(pm_table_committer *c, const pm_strmap *partition);
+/*
+ * TRUNCATE TABLE (Java truncateTable / pypaimon truncate_table): an
+ * OVERWRITE snapshot deleting every live file, whatever the overwrite
+ * mode; committed even for an empty table (as Java). Clears a pending
+ * set_overwrite.
+ */
+int pm_table_committer_truncate(pm_table_committer *c, int64_t identifier, int64_t *snapshot_id);
 /*
  * Commits the ADD entries. *snapshot_id (may be NULL): the new snapshot,
  * the snapshot that already holds this commit (dedup), or -1 when nothing
@@ -79,6 +101,8 @@ typedef struct pm_commit_stats {
 	int attempts;              /* snapshot publish attempts */
 	int deduplicated;          /* 1: found already committed */
 	size_t manifests_merged;   /* manifests replaced by the minor merge */
+	size_t files_deleted;      /* OVERWRITE: live files deleted by the last attempt */
+	int overwrite_skipped;     /* 1: dynamic overwrite without new files (no-op) */
 } pm_commit_stats;
 void pm_table_committer_last_stats(const pm_table_committer *c, pm_commit_stats *out);
 

@@ -268,6 +268,185 @@ static int copy_validity(const struct ArrowArray *in, oa *o, struct ArrowArray *
 
 typedef __int128 i128;
 
+/* A nested array whose children were cast: the original parent (its
+ * buffers: validity, offsets) is kept alive, the new children replace the
+ * moved-out old ones. */
+typedef struct nested_hold {
+	struct ArrowArray parent;
+	struct ArrowArray *kids;
+	struct ArrowArray **kidp;
+	int64_t n;
+} nested_hold;
+
+static void nested_release(struct ArrowArray *a)
+{
+	nested_hold *h = a->private_data;
+	int64_t k;
+	for (k = 0; k < h->n; k++)
+		if (h->kids[k].release)
+			h->kids[k].release(&h->kids[k]);
+	if (h->parent.release)
+		h->parent.release(&h->parent);
+	pm_free(h->kids);
+	pm_free(h->kidp);
+	pm_free(h);
+	a->release = NULL;
+}
+
+/* Same nested kind (list, large list, fixed-size list, struct, map) with
+ * children that need a cast (e.g. a timestamp unit inside a MAP value). */
+static int cast_nested(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
+		       const struct ArrowSchema *to, struct ArrowArray *out)
+{
+	int64_t n = from->n_children, k;
+	int rc = 0;
+	nested_hold *h = pm_calloc(1, sizeof *h);
+	if (h) {
+		h->kids = pm_calloc((size_t)(n ? n : 1), sizeof *h->kids);
+		h->kidp = pm_calloc((size_t)(n ? n : 1), sizeof *h->kidp);
+	}
+	if (!h || !h->kids || !h->kidp) {
+		if (h) {
+			pm_free(h->kids);
+			pm_free(h->kidp);
+			pm_free(h);
+		}
+		if (in->release)
+			in->release(in);
+		return PAIMON_ENOMEM;
+	}
+	h->n = n;
+	h->parent = *in;
+	memset(in, 0, sizeof *in);
+	for (k = 0; k < n; k++) {
+		struct ArrowArray tmp = *h->parent.children[k];
+		h->parent.children[k]->release = NULL; /* moved out */
+		h->kidp[k] = &h->kids[k];
+		if (!rc)
+			rc = pm_evolve_cast(column, from->children[k], &tmp, to->children[k], &h->kids[k]);
+		else if (tmp.release)
+			tmp.release(&tmp);
+	}
+	memset(out, 0, sizeof *out);
+	out->length = h->parent.length;
+	out->null_count = h->parent.null_count;
+	out->offset = h->parent.offset;
+	out->n_buffers = h->parent.n_buffers;
+	out->buffers = h->parent.buffers;
+	out->n_children = n;
+	out->children = h->kidp;
+	out->private_data = h;
+	out->release = nested_release;
+	if (rc) {
+		out->release(out);
+		memset(out, 0, sizeof *out);
+	}
+	return rc;
+}
+
+/* (large) list -> fixed-size list "+w:N" (VECTOR columns are stored as
+ * Parquet lists). The child (a fixed-width element type without nulls) is
+ * regathered so that entry k sits at k * N; null entries (stored as empty
+ * lists) get N zeroed elements. */
+static int list_to_fixed(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
+			 const struct ArrowSchema *to, struct ArrowArray *out)
+{
+	int large = from->format[1] == 'L';
+	long width = strtol(to->format + 3, NULL, 10);
+	const uint8_t *valid = in->n_buffers > 0 ? in->buffers[0] : NULL;
+	const struct ArrowArray *ch;
+	const uint8_t *src;
+	uint8_t *dst;
+	int w, rc = 0;
+	int64_t k, n = in->length;
+	oa *o = NULL;
+	struct ArrowArray child;
+	memset(out, 0, sizeof *out);
+	if (in->n_buffers < 2 || in->n_children != 1 || width <= 0 || (n > 0 && !in->buffers[1]))
+		goto unsupported;
+	ch = in->children[0];
+	w = fixed_width(from->children[0]->format);
+	if (w <= 0 || !pm_evolve_same_layout(from->children[0], to->children[0]) || ch->n_buffers < 2 ||
+	    (ch->null_count != 0 && ch->n_buffers > 0 && ch->buffers[0]))
+		goto unsupported;
+	src = ch->buffers[1];
+	for (k = 0; k < n; k++) {
+		int64_t a = large ? ((const int64_t *)in->buffers[1])[in->offset + k]
+				  : ((const int32_t *)in->buffers[1])[in->offset + k];
+		int64_t b = large ? ((const int64_t *)in->buffers[1])[in->offset + k + 1]
+				  : ((const int32_t *)in->buffers[1])[in->offset + k + 1];
+		int is_null = valid && !((valid[(in->offset + k) >> 3] >> ((in->offset + k) & 7)) & 1);
+		if (!is_null && b - a != width) {
+			rc = pm_err(PAIMON_ECORRUPT, "column '%s': a VECTOR value with %lld elements (expected %ld)",
+				    column, (long long)(b - a), width);
+			goto done;
+		}
+		if (a < 0 || b < a || b + ch->offset > ch->length + ch->offset || (b > a && !src)) {
+			rc = pm_err(PAIMON_ECORRUPT, "column '%s': list offsets outside the element array", column);
+			goto done;
+		}
+	}
+	if ((rc = oa_init(out, n, 0, 1, 1, &o)) != 0)
+		goto done;
+	if ((rc = copy_validity(in, o, out)) != 0)
+		goto done;
+	if (n > 0) {
+		/* Every entry (null ones too) holding exactly `width` elements back
+		 * to back: the element array is already laid out as the fixed-size
+		 * list needs, so it is moved over (no copy), offset to the first
+		 * entry. */
+		int64_t a0 = large ? ((const int64_t *)in->buffers[1])[in->offset]
+				   : ((const int32_t *)in->buffers[1])[in->offset];
+		for (k = 1; k <= n; k++) {
+			int64_t b = large ? ((const int64_t *)in->buffers[1])[in->offset + k]
+					  : ((const int32_t *)in->buffers[1])[in->offset + k];
+			if (b != a0 + k * width)
+				break;
+		}
+		if (k > n) {
+			o->kids[0] = *ch;
+			in->children[0]->release = NULL;
+			o->kids[0].offset = ch->offset + a0;
+			o->kids[0].length = n * width;
+			goto done;
+		}
+	}
+	{
+		oa *co;
+		if ((rc = oa_init(&child, n * width, 0, 2, 0, &co)) != 0)
+			goto done;
+		child.buffers = co->ptrs;
+		o->kids[0] = child;
+		dst = oa_buf(co, 1, (size_t)(n * width) * (size_t)w);
+		if (!dst) {
+			rc = PAIMON_ENOMEM;
+			goto done;
+		}
+		co->ptrs[0] = NULL;
+		for (k = 0; k < n; k++) {
+			int64_t a = large ? ((const int64_t *)in->buffers[1])[in->offset + k]
+					  : ((const int32_t *)in->buffers[1])[in->offset + k];
+			int64_t b = large ? ((const int64_t *)in->buffers[1])[in->offset + k + 1]
+					  : ((const int32_t *)in->buffers[1])[in->offset + k + 1];
+			if (b - a == width)
+				memcpy(dst + (size_t)(k * width) * (size_t)w, src + (size_t)(ch->offset + a) * (size_t)w,
+				       (size_t)width * (size_t)w);
+		}
+	}
+	goto done;
+unsupported:
+	rc = pm_err(PAIMON_EUNSUPPORTED, "column '%s': cannot convert the file's Arrow type '%s' to '%s'", column,
+		    from->format, to->format);
+done:
+	if (in->release)
+		in->release(in);
+	if (rc && out->release)
+		out->release(out);
+	if (rc)
+		memset(out, 0, sizeof *out);
+	return rc;
+}
+
 int pm_evolve_cast(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
 		   const struct ArrowSchema *to, struct ArrowArray *out)
 {
@@ -282,6 +461,12 @@ int pm_evolve_cast(const char *column, const struct ArrowSchema *from, struct Ar
 		memset(in, 0, sizeof *in);
 		return 0;
 	}
+	if (ff[0] == '+' && strcmp(ff, tf) == 0 && from->n_children == to->n_children &&
+	    in->n_children == from->n_children && !in->dictionary)
+		return cast_nested(column, from, in, to, out);
+	if ((!strcmp(ff, "+l") || !strcmp(ff, "+L")) && !strncmp(tf, "+w:", 3) && from->n_children == 1 &&
+	    to->n_children == 1)
+		return list_to_fixed(column, from, in, to, out);
 	if (in->n_buffers < 2 || (in->length > 0 && !in->buffers[1]))
 		goto unsupported;
 	if ((rc = oa_init(out, n, 0, 2, 0, &o)) != 0)

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arrow/arrow_builder.h"
 #include "arrow/arrow_filter.h"
@@ -127,6 +128,7 @@ typedef struct rd_state {
 	pm_strmap options;
 	pm_predicate *pred;
 	int64_t limit, emitted, batch_rows;
+	int threads;                     /* read.threads: column decoding threads per file */
 	pm_split **splits;
 	size_t n_splits, si, fi;
 	pm_partition_info pi;
@@ -264,6 +266,7 @@ static int open_next(rd_state *st)
 		if (!st->pred && st->limit >= 0 && st->limit - st->emitted < o.batch_rows)
 			o.batch_rows = st->limit - st->emitted > 0 ? st->limit - st->emitted : 1;
 		o.filter = pf;
+		o.threads = st->threads;
 		if ((rc = pm_read_data_file_path(st->table_path, &st->options, &st->pi, e, 0, &st->path)) != 0)
 			goto fail;
 		rc = pm_pq_reader_open(st->io, pm_buf_cstr(&st->path), &o, &st->r);
@@ -440,6 +443,24 @@ static int rd_next(void *vst, struct ArrowArray *out)
 	return rd_next_inner(vst, out);
 }
 
+/* Option read.threads: decoding threads per data file (the columns of a
+ * batch are decoded in parallel); default the number of online CPUs. */
+static int read_threads(const pm_strmap *opts, int *out)
+{
+	const char *v = pm_strmap_get(opts, "read.threads");
+	long long n;
+	if (!v) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+		*out = c < 1 ? 1 : c > 64 ? 64 : (int)c;
+		return 0;
+	}
+	if (pm_parse_i64(v, &n) != 0 || n < 1 || n > 1024)
+		return pm_err(PAIMON_EINVAL, "option 'read.threads': invalid value '%s' (expected an integer in 1..1024)",
+			      v);
+	*out = (int)n;
+	return 0;
+}
+
 int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size_t n,
 		   struct ArrowArrayStream *out)
 {
@@ -466,6 +487,8 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 		for (i = 0; i < spec->options->len; i++)
 			if ((rc = pm_strmap_set(&st->options, spec->options->keys[i], spec->options->vals[i])) != 0)
 				goto fail;
+	if ((rc = read_threads(&st->options, &st->threads)) != 0)
+		goto fail;
 	if ((rc = pm_partition_info_init(&st->pi, st->schema)) != 0)
 		goto fail;
 	st->have_pi = 1;

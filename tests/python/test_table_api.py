@@ -232,22 +232,122 @@ def test_empty_commit_makes_no_snapshot(catalog):
     assert t.latest_snapshot() is None
 
 
-def test_overwrite_table_and_partition(catalog):
-    schema = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("dt", pa.string(), nullable=False)])
-    t = create(catalog, "ow", schema, partition_keys=["dt"])
-    write(t, pa.table({"id": [1, 2, 3, 4], "dt": ["a", "a", "b", "b"]}, schema=schema))
-    # static partition: only dt=a is replaced
-    write(t, pa.table({"id": [10], "dt": ["a"]}, schema=schema), overwrite={"dt": "a"})
-    assert sorted(read(t).column("id").to_pylist()) == [3, 4, 10]
-    assert t.latest_snapshot().commit_kind == "OVERWRITE"
-    # whole table
-    write(t, pa.table({"id": [7], "dt": ["c"]}, schema=schema), overwrite={})
-    assert read(t).column("id").to_pylist() == [7]
-    # truncate
-    wb = t.new_batch_write_builder()
-    with wb.new_commit() as c:
+OW_SCHEMA = pa.schema([pa.field("id", pa.int64(), nullable=False), pa.field("dt", pa.string(), nullable=False),
+                       pa.field("hr", pa.int32(), nullable=False)])
+
+
+def _ow_rows(start, parts):
+    """One row per (dt, hr) in parts, ids from start."""
+    return pa.table({"id": list(range(start, start + len(parts))), "dt": [p[0] for p in parts],
+                     "hr": [p[1] for p in parts]}, schema=OW_SCHEMA)
+
+
+# (dynamic-partition-overwrite or None for the default, static partition or None for a plain
+# append, rows or "truncate"); run on a paimonc table and a pypaimon twin
+OW_STEPS = [
+    (None, None, _ow_rows(0, [("a", 1), ("a", 2), ("b", 1), ("b", 2), ("c", 1), ("a", 1)])),
+    (None, {}, _ow_rows(100, [("b", 1), ("b", 1)])),             # dynamic: only (b,1)
+    (None, {"dt": "a"}, _ow_rows(200, [("c", 1), ("d", 7)])),    # dynamic: spec ignored
+    (None, {}, _ow_rows(0, [])),                                 # dynamic, no data: no snapshot
+    ("true", {"dt": "zz"}, _ow_rows(0, [])),
+    ("false", {"dt": "a"}, _ow_rows(300, [("a", 5)])),           # static prefix: every hr of a
+    ("false", {"dt": "b", "hr": 1}, _ow_rows(0, [])),            # static, no data: deletes (b,1)
+    ("false", {"hr": 7}, _ow_rows(400, [("x", 7)])),             # non-prefix subset
+    (None, None, _ow_rows(500, [("e", 3)])),
+    ("false", {}, _ow_rows(600, [("f", 1), ("f", 2)])),          # static whole table
+    (None, {}, "truncate"),
+]
+
+
+def _run_ow_step(table, dyn, spec, rows):
+    if dyn is not None:
+        table = table.copy({"dynamic-partition-overwrite": dyn})
+    wb = table.new_batch_write_builder()
+    if spec is not None:
+        wb.overwrite(spec)
+    if isinstance(rows, str):
+        c = wb.new_commit()
         c.truncate_table()
-    assert read(t).num_rows == 0
+        c.close()
+        return
+    w, c = wb.new_write(), wb.new_commit()
+    if rows.num_rows:
+        w.write_arrow(rows)
+    c.commit(w.prepare_commit())
+    w.close()
+    c.close()
+
+
+def _rows_of(table):
+    rb = table.new_read_builder()
+    out = rb.new_read().to_arrow(rb.new_scan().plan().splits())
+    if out is None:
+        return []
+    return sorted(zip(*[out.column(n).to_pylist() for n in OW_SCHEMA.names]))
+
+
+def _latest_of(py_table):
+    s = py_table.snapshot_manager().get_latest_snapshot()
+    return (s.id, s.commit_kind) if s else None
+
+
+def test_overwrite_semantics_match_pypaimon(catalog):
+    pyp = _pypaimon()
+    t = create(catalog, "ow", OW_SCHEMA, partition_keys=["dt", "hr"])
+    pcat = pyp.CatalogFactory.create({"warehouse": catalog.warehouse})
+    pcat.create_table("db.ow_py", pyp.Schema.from_pyarrow_schema(OW_SCHEMA, partition_keys=["dt", "hr"]), False)
+    pt = pcat.get_table("db.ow_py")
+    for i, (dyn, spec, rows) in enumerate(OW_STEPS):
+        _run_ow_step(t, dyn, spec, rows)
+        _run_ow_step(pt, dyn, spec, rows)
+        mine = _rows_of(t)
+        assert mine == _rows_of(pt), "step %d" % i
+        # pypaimon reads paimonc's table the same way
+        assert _rows_of(pcat.get_table("db.ow")) == mine, "step %d" % i
+        # same snapshots (an empty dynamic overwrite makes none)
+        s = t.latest_snapshot()
+        assert (s.id, s.commit_kind) == _latest_of(pt), "step %d" % i
+    assert _rows_of(t) == []
+    # a few spot checks of the rules themselves
+    t2 = create(catalog, "ow2", OW_SCHEMA, partition_keys=["dt", "hr"])
+    _run_ow_step(t2, None, None, _ow_rows(0, [("a", 1), ("a", 2), ("b", 1)]))
+    _run_ow_step(t2, None, {}, _ow_rows(10, [("a", 1)]))
+    assert sorted(r[0] for r in _rows_of(t2)) == [1, 2, 10]
+    _run_ow_step(t2, "false", {"dt": "a"}, _ow_rows(20, [("a", 3)]))
+    assert sorted(r[0] for r in _rows_of(t2)) == [2, 20]
+
+
+def test_overwrite_errors_and_unpartitioned(catalog):
+    t = create(catalog, "owe", OW_SCHEMA, partition_keys=["dt", "hr"])
+    _run_ow_step(t, None, None, _ow_rows(0, [("a", 1), ("b", 2)]))
+    static = t.copy({"dynamic-partition-overwrite": "false"})
+    # data outside the static partition: rejected, nothing committed
+    with pytest.raises(PaimonError, match="does not belong"):
+        _run_ow_step(static, None, {"dt": "a"}, _ow_rows(10, [("b", 2)]))
+    # unknown partition key / bad value: rejected in both modes
+    for tb in (t, static):
+        with pytest.raises(PaimonError, match="not a partition key"):
+            _run_ow_step(tb, None, {"nope": "x"}, _ow_rows(10, [("a", 1)]))
+        with pytest.raises(PaimonError):
+            _run_ow_step(tb, None, {"hr": "one"}, _ow_rows(10, [("a", 1)]))
+    assert t.latest_snapshot().id == 1
+    assert sorted(r[0] for r in _rows_of(t)) == [0, 1]
+    # None means the null partition (matches nothing here)
+    _run_ow_step(static, None, {"dt": None}, _ow_rows(0, []))
+    assert t.latest_snapshot().commit_kind == "OVERWRITE"
+    assert sorted(r[0] for r in _rows_of(t)) == [0, 1]
+    # unpartitioned: always the whole table
+    u = create(catalog, "owu", OW_SCHEMA)
+    _run_ow_step(u, None, None, _ow_rows(0, [("a", 1), ("b", 2)]))
+    _run_ow_step(u, None, {}, _ow_rows(5, [("c", 3)]))
+    assert [r[0] for r in _rows_of(u)] == [5]
+    with pytest.raises(PaimonError, match="not partitioned"):
+        _run_ow_step(u, None, {"dt": "a"}, _ow_rows(6, [("a", 1)]))
+    # truncate of an already empty table still commits (Java)
+    _run_ow_step(u, None, {}, "truncate")
+    sid = u.latest_snapshot().id
+    _run_ow_step(u, None, {}, "truncate")
+    assert u.latest_snapshot().id == sid + 1 and _rows_of(u) == []
 
 
 def test_one_time_prepare_and_commit(catalog):

@@ -13,6 +13,7 @@
  */
 #include "format/parquet/pq_read_int.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -90,6 +91,13 @@ typedef struct pq_col {
 	/* batch levels (nested) */
 	int16_t *bdef, *brep;
 	int64_t bn, bcap;
+
+	/* Per column so that columns can be decoded on different threads. */
+	pm_codec_ctx *cctx;
+	int64_t pages_read, pages_skipped;
+	int64_t cost;         /* decode cost estimate of the current chunk (scheduling) */
+	int rc;               /* result of the last parallel decode */
+	pm_err_state *err;    /* its error (allocated on failure) */
 } pq_col;
 
 struct pm_pq_reader {
@@ -115,10 +123,25 @@ struct pm_pq_reader {
 	bool rg_open;
 	int64_t rg_rows, rg_row;
 	int64_t total_rows;
-	pm_codec_ctx *cctx;
 	pm_pq_read_metrics m;
 	uint8_t *vscratch;    /* validity bytes for list assembly */
 	size_t vscratch_cap;
+
+	/* Parallel column decoding: workers plus the calling thread take the
+	 * columns of a batch (largest chunks first) from a shared cursor. */
+	int threads;          /* requested (<= 1: serial) */
+	int64_t par_min;      /* smallest batch (estimated bytes) decoded in parallel */
+	int *order;           /* column indexes by decreasing cost */
+	int64_t batch_cost;   /* estimated bytes of the current row group */
+	pthread_t *th;
+	int n_th;             /* workers started */
+	bool pool_init, pool_failed;
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	uint64_t gen;         /* job generation, bumped per batch */
+	bool stop;
+	int64_t job_rows;
+	int next_col, pending;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -221,7 +244,9 @@ static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, cons
 		*out = c->dbuf;
 		return 0;
 	}
-	if ((rc = pm_codec_decompress_exact(c->r->cctx, c->codec, src, n, c->dbuf, want)))
+	if (!c->cctx && (rc = pm_codec_ctx_new(&c->cctx)))
+		return rc;
+	if ((rc = pm_codec_decompress_exact(c->cctx, c->codec, src, n, c->dbuf, want)))
 		return rc;
 	*out = c->dbuf;
 	return 0;
@@ -389,7 +414,7 @@ static int next_data_page(pq_col *c)
 			continue;
 		}
 		c->seen_data = true;
-		c->r->m.pages_read++;
+		c->pages_read++;
 		if (h.type == PM_PQ_DATA_PAGE) {
 			const pm_pq_data_page_header *dp = &h.data_page_header;
 			const uint8_t *p;
@@ -748,6 +773,8 @@ static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t
 	int rc;
 	if (nslots <= 0)
 		return 0;
+	if (nslots == nvals) /* all valid: no spreading, one validity run */
+		return (rc = col_values_only(c, nvals)) ? rc : pm_bitmap_append_run(&ab->validity, 1, nslots);
 	base = ab->values.len;
 	if ((rc = col_values_only(c, nvals)))
 		return rc;
@@ -985,6 +1012,85 @@ static int col_read(pq_col *c, int64_t n)
 	return c->nested ? read_nested(c, n) : read_flat(c, n);
 }
 
+/* ------------------------------------------------------------ pre-sizing */
+
+/* Cap of one pre-sized buffer: estimates come from file metadata, which a
+ * corrupt file can inflate (untouched reserved pages cost no memory). */
+#define PRESIZE_CAP ((size_t)256 << 20)
+
+/* Estimated Arrow bytes per value of a BYTE_ARRAY leaf in the current
+ * chunk: the dictionary's mean entry when the current page is dictionary
+ * encoded, else the chunk's uncompressed size per value (less the PLAIN
+ * length prefixes). 0 when unknown. */
+static size_t binary_bytes_per_value(const pq_col *c, const pm_pq_column_meta *m, bool page_live)
+{
+	if (page_live && c->has_dict && (c->enc == PM_PQ_ENC_PLAIN_DICTIONARY || c->enc == PM_PQ_ENC_RLE_DICTIONARY)) {
+		const pq_bytes *d = &c->dict_bytes;
+		if (d->n <= 0 || !d->offsets)
+			return 0;
+		return (size_t)(d->offsets[d->n] - d->offsets[0]) / (size_t)d->n + 1;
+	}
+	if (m->num_values <= 0 || m->total_uncompressed_size <= 0)
+		return 0;
+	if ((!page_live || c->enc == PM_PQ_ENC_PLAIN) && m->total_uncompressed_size > 4 * m->num_values)
+		return (size_t)((m->total_uncompressed_size - 4 * m->num_values) / m->num_values) + 1;
+	return (size_t)(m->total_uncompressed_size / m->num_values) + 1;
+}
+
+/* Reserves the batch's leaf buffers (and nested levels) at their expected
+ * final size from the chunk metadata, so that decoding n rows appends into
+ * place instead of regrowing (each regrowth copied and page-faulted the
+ * buffer again). Estimates only: a low one just means a regrowth. */
+static int col_presize(pq_col *c, int64_t n)
+{
+	struct pm_pq_reader *r = c->r;
+	const pm_pq_column_meta *m = &r->fm->row_groups[c->rg].columns[c->leaf].meta_data;
+	int64_t nv = n;
+	bool live;
+	int rc;
+	if (n <= 0)
+		return 0;
+	if (c->nested) {
+		/* levels of the batch: the chunk's level count pro rata, plus slack */
+		if (r->rg_rows > 0 && m->num_values > 0) {
+			double f = (double)m->num_values / (double)r->rg_rows * (double)n;
+			f = f * 1.03 + 64;
+			nv = f > (double)(PRESIZE_CAP / 8) ? (int64_t)(PRESIZE_CAP / 8) : (int64_t)f;
+		}
+		if (c->bn + nv > c->bcap) {
+			size_t cap = (size_t)c->bcap * sizeof(int16_t), cap2 = cap;
+			if ((rc = grow((void **)&c->bdef, &cap, (size_t)(c->bn + nv) * sizeof(int16_t))) ||
+			    (rc = grow((void **)&c->brep, &cap2, (size_t)(c->bn + nv) * sizeof(int16_t))))
+				return rc;
+			c->bcap = (int64_t)((cap < cap2 ? cap : cap2) / sizeof(int16_t));
+		}
+	}
+	switch (c->node->type.kind) {
+	case PQ_K_FIXED:
+		if ((size_t)nv > PRESIZE_CAP / (size_t)c->node->type.width)
+			nv = (int64_t)(PRESIZE_CAP / (size_t)c->node->type.width);
+		return pm_ab_reserve(c->ab, nv, 0);
+	case PQ_K_BINARY: {
+		size_t bpv, bytes;
+		live = c->page_pos < c->page_n;
+		if (!live && !c->nested) {
+			/* Set up the first page now (read_flat would do it next) so
+			 * that a dictionary's sizes are known. */
+			if ((rc = next_data_page(c)) < 0)
+				return rc;
+			live = rc == 0 && c->page_pos < c->page_n;
+		}
+		bpv = binary_bytes_per_value(c, m, live);
+		bytes = bpv && (size_t)nv > PRESIZE_CAP / bpv ? PRESIZE_CAP : bpv * (size_t)nv;
+		if (bytes > PRESIZE_CAP)
+			bytes = PRESIZE_CAP;
+		return pm_ab_reserve(c->ab, nv > (int64_t)(PRESIZE_CAP / 8) ? (int64_t)(PRESIZE_CAP / 8) : nv, bytes);
+	}
+	default:
+		return 0;
+	}
+}
+
 static void reset_ab(pm_array_builder *ab);
 
 static void col_discard(pq_col *c)
@@ -1009,7 +1115,7 @@ static int col_skip(pq_col *c, int64_t k)
 					int64_t rows = end - l->first_row_index;
 					if (rows > 0 && rows <= k && l->compressed_page_size > 0 &&
 					    (uint64_t)l->compressed_page_size <= c->cend - c->pos) {
-						r->m.pages_skipped++;
+						c->pages_skipped++;
 						c->pos += (uint64_t)l->compressed_page_size;
 						c->seen_data = true;
 						k -= rows;
@@ -1225,6 +1331,178 @@ static int wrap_col(struct pm_pq_reader *r, pq_col *c, int rc)
 	else
 		pm_err_wrap("%s: column '%s' (%s), row group %d", r->path, c->pathstr, type_name(c->ptype), c->rg);
 	return rc;
+}
+
+/* ------------------------------------------------------------ parallel decode */
+
+/* Decodes n rows of column c into its builders; on failure keeps the
+ * (wrapped) error in c->err for the calling thread. */
+static void col_decode(pq_col *c, int64_t n)
+{
+	int rc;
+	c->bn = 0;
+	rc = col_presize(c, n);
+	if (!rc)
+		rc = col_read(c, n);
+	if (rc) {
+		wrap_col(c->r, c, rc);
+		if (c->err)
+			pm_err_save(c->err);
+	}
+	c->rc = rc;
+}
+
+/* Takes columns from the shared cursor until none is left. Called with
+ * r->mu held; returns with it held. */
+static void pool_drain(struct pm_pq_reader *r)
+{
+	while (r->next_col < r->n_cols) {
+		pq_col *c = &r->cols[r->order[r->next_col++]];
+		int64_t n = r->job_rows;
+		pthread_mutex_unlock(&r->mu);
+		col_decode(c, n);
+		pthread_mutex_lock(&r->mu);
+		if (--r->pending == 0)
+			pthread_cond_broadcast(&r->done);
+	}
+}
+
+static void *pool_worker(void *arg)
+{
+	struct pm_pq_reader *r = arg;
+	uint64_t seen = 0;
+	pthread_mutex_lock(&r->mu);
+	for (;;) {
+		while (!r->stop && r->gen == seen)
+			pthread_cond_wait(&r->go, &r->mu);
+		if (r->stop)
+			break;
+		seen = r->gen;
+		pool_drain(r);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* Starts the workers once; false (serial decoding) if that is not possible. */
+static bool pool_start(struct pm_pq_reader *r)
+{
+	int want, i;
+	pm_err_state st;
+	if (r->pool_failed)
+		return false;
+	if (r->pool_init)
+		return r->n_th > 0;
+	pm_err_save(&st);
+	want = (r->threads < r->n_cols ? r->threads : r->n_cols) - 1;
+	if (want <= 0)
+		goto fail;
+	for (i = 0; i < r->n_cols; i++)
+		if (!r->cols[i].err && !(r->cols[i].err = pm_malloc(sizeof *r->cols[i].err)))
+			goto fail;
+	if (!(r->th = pm_calloc((size_t)want, sizeof *r->th)))
+		goto fail;
+	if (pthread_mutex_init(&r->mu, NULL))
+		goto fail;
+	if (pthread_cond_init(&r->go, NULL)) {
+		pthread_mutex_destroy(&r->mu);
+		goto fail;
+	}
+	if (pthread_cond_init(&r->done, NULL)) {
+		pthread_cond_destroy(&r->go);
+		pthread_mutex_destroy(&r->mu);
+		goto fail;
+	}
+	r->pool_init = true;
+	for (i = 0; i < want; i++) {
+		if (pthread_create(&r->th[i], NULL, pool_worker, r))
+			break;
+		r->n_th++;
+	}
+	return r->n_th > 0;
+fail:
+	pm_err_restore(&st); /* a failed start only means serial decoding */
+	r->pool_failed = true;
+	return false;
+}
+
+static void pool_stop(struct pm_pq_reader *r)
+{
+	int i;
+	if (!r->pool_init)
+		return;
+	pthread_mutex_lock(&r->mu);
+	r->stop = true;
+	pthread_cond_broadcast(&r->go);
+	pthread_mutex_unlock(&r->mu);
+	for (i = 0; i < r->n_th; i++)
+		pthread_join(r->th[i], NULL);
+	pthread_cond_destroy(&r->go);
+	pthread_cond_destroy(&r->done);
+	pthread_mutex_destroy(&r->mu);
+	r->pool_init = false;
+}
+
+/* Orders the columns of the freshly opened row group by decreasing
+ * uncompressed chunk size (largest first keeps the threads balanced). */
+static void order_columns(struct pm_pq_reader *r, int rg)
+{
+	int i, j;
+	r->batch_cost = 0;
+	for (i = 0; i < r->n_cols; i++) {
+		const pm_pq_column_meta *m = &r->fm->row_groups[rg].columns[r->cols[i].leaf].meta_data;
+		pq_col *c = &r->cols[i];
+		c->cost = m->total_uncompressed_size > 0 ? m->total_uncompressed_size : 0;
+		if (r->batch_cost < INT64_MAX - c->cost)
+			r->batch_cost += c->cost;
+		r->order[i] = i;
+	}
+	for (i = 1; i < r->n_cols; i++) { /* insertion sort: few columns */
+		int x = r->order[i];
+		for (j = i; j > 0 && r->cols[r->order[j - 1]].cost < r->cols[x].cost; j--)
+			r->order[j] = r->order[j - 1];
+		r->order[j] = x;
+	}
+}
+
+/* Default smallest batch (estimated bytes) worth waking the workers for. */
+#define PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
+
+/* Decodes n rows of every column: on the pool when there is one and the
+ * batch is big enough, else in order on this thread. 0 or the first
+ * failing column's error (by column order). */
+static int decode_columns(struct pm_pq_reader *r, int64_t n)
+{
+	int i;
+	bool par = r->threads > 1 && r->n_cols > 1 && r->rg_rows > 0 &&
+		   (double)r->batch_cost * (double)n / (double)r->rg_rows >= (double)r->par_min;
+	if (par && pool_start(r)) {
+		pthread_mutex_lock(&r->mu);
+		r->job_rows = n;
+		r->next_col = 0;
+		r->pending = r->n_cols;
+		r->gen++;
+		pthread_cond_broadcast(&r->go);
+		pool_drain(r);
+		while (r->pending > 0)
+			pthread_cond_wait(&r->done, &r->mu);
+		pthread_mutex_unlock(&r->mu);
+		for (i = 0; i < r->n_cols; i++)
+			if (r->cols[i].rc) {
+				if (r->cols[i].err)
+					pm_err_restore(r->cols[i].err);
+				return r->cols[i].rc;
+			}
+		return 0;
+	}
+	for (i = 0; i < r->n_cols; i++) {
+		pq_col *c = &r->cols[i];
+		int rc;
+		c->bn = 0;
+		if ((rc = col_presize(c, n)) || (rc = col_read(c, n)))
+			return wrap_col(r, c, rc);
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ open */
@@ -1459,7 +1737,12 @@ out:
 
 void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out)
 {
+	int i;
 	*out = r->m;
+	for (i = 0; i < r->n_cols; i++) {
+		out->pages_read += r->cols[i].pages_read;
+		out->pages_skipped += r->cols[i].pages_skipped;
+	}
 }
 
 int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options *opt, pm_pq_reader **out)
@@ -1487,6 +1770,8 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	r->batch = opt->batch_rows > 0 ? opt->batch_rows : PM_PQ_DEFAULT_BATCH_ROWS;
 	r->max_page = opt->max_page_bytes ? opt->max_page_bytes : PM_PQ_DEFAULT_MAX_PAGE_BYTES;
 	r->verify_crc = opt->verify_crc;
+	r->threads = opt->threads;
+	r->par_min = opt->parallel_min_bytes > 0 ? opt->parallel_min_bytes : PARALLEL_MIN_BYTES;
 	if ((rc = pm_parquet_read_footer(io, path, &r->fm)))
 		goto fail;
 	if ((rc = pm_pq_schema_build(r->fm->schema, r->fm->n_schema, &r->s)) ||
@@ -1494,8 +1779,6 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 		pm_err_wrap("%s", path);
 		goto fail;
 	}
-	if ((rc = pm_codec_ctx_new(&r->cctx)))
-		goto fail;
 	rc = PAIMON_ENOMEM;
 	if (!(r->b.sel = pm_calloc(r->s->n_leaves + 1, 1)))
 		goto fail;
@@ -1530,7 +1813,8 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	for (i = 0; i < r->s->n_leaves; i++)
 		if (by_leaf[i])
 			r->n_cols++;
-	if (!(r->cols = pm_calloc((size_t)r->n_cols + 1, sizeof *r->cols)))
+	if (!(r->cols = pm_calloc((size_t)r->n_cols + 1, sizeof *r->cols)) ||
+	    !(r->order = pm_calloc((size_t)r->n_cols + 1, sizeof *r->order)))
 		goto fail;
 	r->n_cols = 0;
 	for (i = 0; i < r->s->n_leaves; i++) {
@@ -1690,6 +1974,7 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 			for (i = 0; i < r->n_cols; i++)
 				if ((rc = open_chunk(r, &r->cols[i], rg)))
 					return wrap_col(r, &r->cols[i], rc);
+			order_columns(r, rg);
 			r->rg_open = true;
 			r->m.row_groups_read++;
 		}
@@ -1731,21 +2016,9 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 			if (n <= 0)
 				continue;
 		}
-		for (i = 0; i < r->n_cols; i++) {
-			pq_col *c = &r->cols[i];
-			c->bn = 0;
-			/* Flat fixed-width leaves: the batch's values buffer at its final
-			 * size at once (growing it by doubling copied and page-faulted
-			 * about as much again as the values themselves). */
-			if (!c->nested && c->node->type.kind == PQ_K_FIXED && (rc = pm_ab_reserve(c->ab, n, 0))) {
-				reset_builders(r);
-				return rc;
-			}
-			if ((rc = col_read(c, n))) {
-				wrap_col(r, &r->cols[i], rc);
-				reset_builders(r);
-				return rc;
-			}
+		if ((rc = decode_columns(r, n))) {
+			reset_builders(r);
+			return rc;
 		}
 		for (i = 0; i < r->n_tops; i++)
 			if ((rc = assemble(r, r->tops[i]))) {
@@ -1775,6 +2048,9 @@ void pm_pq_reader_free(pm_pq_reader *r)
 	pq_anode *a, *nx;
 	if (!r)
 		return;
+	pool_stop(r);
+	pm_free(r->th);
+	pm_free(r->order);
 	for (i = 0; r->cols && i < r->n_cols; i++) {
 		pq_col *c = &r->cols[i];
 		col_reset_chunk(c);
@@ -1792,6 +2068,8 @@ void pm_pq_reader_free(pm_pq_reader *r)
 		pm_free(c->vbytes);
 		pm_free(c->bdef);
 		pm_free(c->brep);
+		pm_codec_ctx_free(c->cctx);
+		pm_free(c->err);
 	}
 	pm_free(r->cols);
 	pm_ab_free(r->root);
@@ -1808,7 +2086,6 @@ void pm_pq_reader_free(pm_pq_reader *r)
 	pm_free(r->rg_first);
 	pm_free(r->rgs);
 	pm_free(r->ranges);
-	pm_codec_ctx_free(r->cctx);
 	pm_free(r->vscratch);
 	pm_pq_schema_free(r->s);
 	pm_pq_file_meta_free(r->fm);

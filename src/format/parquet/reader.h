@@ -50,6 +50,14 @@ typedef struct pm_pq_read_options {
 	 * must stay valid during pm_pq_reader_open only). Rows of the kept row
 	 * groups and pages are NOT filtered: the caller filters exactly. */
 	pm_pq_filter *filter;
+	/* <= 1: decode on the calling thread. N > 1: the columns of a batch are
+	 * decoded by up to N threads (the caller's plus N - 1 workers started
+	 * at the first large batch, stopped by pm_pq_reader_free). Batches,
+	 * errors and memory are as in serial decoding. */
+	int threads;
+	/* Smallest estimated batch (bytes, from the chunk sizes) decoded in
+	 * parallel; 0: 256 KiB. */
+	int64_t parallel_min_bytes;
 } pm_pq_read_options;
 
 /* Counters of what the reader pruned and decoded. */

@@ -126,4 +126,121 @@ static void test_oom(void)
 	pm_fileio_close(io);
 }
 
-TEST_MAIN(T(test_row_ranges), T(test_row_groups_and_mem_io), T(test_errors_name_the_place), T(test_oom))
+/* ------------------------------------------------ parallel column decoding */
+
+static int bit_at(const void *bits, int64_t i)
+{
+	return bits ? (((const uint8_t *)bits)[i >> 3] >> (i & 7)) & 1 : 1;
+}
+
+/* 1 if two flat arrays of format f hold the same values (validity, then
+ * fixed-width values, bits or binary offsets + bytes). */
+static int same_flat(const char *f, const struct ArrowArray *a, const struct ArrowArray *b)
+{
+	int64_t i, w = 0;
+	if (a->length != b->length || a->null_count != b->null_count)
+		return 0;
+	for (i = 0; i < a->length; i++)
+		if (bit_at(a->buffers[0], a->offset + i) != bit_at(b->buffers[0], b->offset + i))
+			return 0;
+	if (!strcmp(f, "b")) {
+		for (i = 0; i < a->length; i++)
+			if (bit_at(a->buffers[1], a->offset + i) != bit_at(b->buffers[1], b->offset + i))
+				return 0;
+		return 1;
+	}
+	if (!strcmp(f, "z") || !strcmp(f, "u")) {
+		const int32_t *oa = a->buffers[1], *ob = b->buffers[1];
+		for (i = 0; i < a->length; i++) {
+			int32_t la = oa[a->offset + i + 1] - oa[a->offset + i], lb = ob[b->offset + i + 1] - ob[b->offset + i];
+			if (la != lb || (la && memcmp((const char *)a->buffers[2] + oa[a->offset + i],
+						      (const char *)b->buffers[2] + ob[b->offset + i], (size_t)la)))
+				return 0;
+		}
+		return 1;
+	}
+	w = f[0] == 'c' ? 1 : f[0] == 's' ? 2 : f[0] == 'i' || f[0] == 'f' ? 4 : 8;
+	return !memcmp((const char *)a->buffers[1] + a->offset * w, (const char *)b->buffers[1] + b->offset * w,
+		       (size_t)(a->length * w));
+}
+
+/* Every column of every batch of a threaded read equals the serial read. */
+static void test_parallel_equals_serial(void)
+{
+	pm_fileio *io;
+	pm_pq_reader *r1 = NULL, *r4 = NULL;
+	pm_pq_read_options o1, o4;
+	struct ArrowSchema sch;
+	int64_t rows = 0, batches = 0;
+	const char *file = DATA "alltypes_tiny_pages_plain.parquet";
+	CHECK_OK(pm_fileio_local_new(&io));
+	memset(&o1, 0, sizeof o1);
+	o1.batch_rows = 1000;
+	o4 = o1;
+	o4.threads = 4;
+	o4.parallel_min_bytes = 1;
+	CHECK_OK(pm_pq_reader_open(io, file, &o1, &r1));
+	CHECK_OK(pm_pq_reader_open(io, file, &o4, &r4));
+	CHECK_OK(pm_pq_reader_schema(r1, &sch));
+	for (;;) {
+		struct ArrowArray a, b;
+		int e1 = 0, e4 = 0;
+		int64_t k;
+		CHECK_OK(pm_pq_reader_next(r1, &a, &e1));
+		CHECK_OK(pm_pq_reader_next(r4, &b, &e4));
+		CHECK(e1 == e4);
+		if (e1 || e4)
+			break;
+		CHECK(a.length == b.length && a.n_children == b.n_children && a.n_children == 13);
+		for (k = 0; k < a.n_children && k < b.n_children; k++)
+			CHECK(same_flat(sch.children[k]->format, a.children[k], b.children[k]));
+		rows += a.length;
+		batches++;
+		a.release(&a);
+		b.release(&b);
+	}
+	CHECK(rows == 7300 && batches == 8);
+	{
+		pm_pq_read_metrics m1, m4;
+		pm_pq_reader_metrics(r1, &m1);
+		pm_pq_reader_metrics(r4, &m4);
+		CHECK(m1.pages_read > 0 && m1.pages_read == m4.pages_read);
+	}
+	sch.release(&sch);
+	pm_pq_reader_free(r1);
+	pm_pq_reader_free(r4);
+	pm_fileio_close(io);
+}
+
+/* Errors raised on a worker thread reach the caller naming file and column. */
+static void test_parallel_errors(void)
+{
+	pm_fileio *io;
+	static int32_t ids[6000];
+	pm_pq_read_options opt;
+	long nth;
+	CHECK_OK(pm_fileio_local_new(&io));
+	memset(&opt, 0, sizeof opt);
+	opt.threads = 3;
+	opt.parallel_min_bytes = 1;
+	opt.verify_crc = 1;
+	CHECK(read_ids(io, DATA "datapage_v1-corrupt-checksum.parquet", &opt, ids, 6000) == -1);
+	CHECK_MSG("datapage_v1-corrupt-checksum.parquet: column '");
+	CHECK_MSG("CRC mismatch");
+	opt.verify_crc = 0;
+	CHECK(read_ids(io, DATA "datapage_v1-corrupt-checksum.parquet", &opt, ids, 6000) == 5120);
+	CHECK(read_ids(io, DATA "../bad_data/ARROW-GH-41321.parquet", &opt, ids, 100) == -1);
+	CHECK_MSG("ARROW-GH-41321.parquet: column 'int64'");
+	CHECK_MSG("bit width 254");
+	for (nth = 1; nth < 200; nth++) { /* allocation failures on the calling thread */
+		int64_t n;
+		pm_mem_fail_at(nth);
+		n = read_ids(io, DATA "nested_maps.snappy.parquet", &opt, ids, 100);
+		pm_mem_fail_at(0);
+		CHECK(n == -1 || n == 6);
+	}
+	pm_fileio_close(io);
+}
+
+TEST_MAIN(T(test_row_ranges), T(test_row_groups_and_mem_io), T(test_errors_name_the_place), T(test_oom),
+	  T(test_parallel_equals_serial), T(test_parallel_errors))

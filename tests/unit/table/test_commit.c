@@ -1,7 +1,7 @@
 /*
  * tests/unit/table/test_commit.c - the commit protocol: snapshots and
- * counts, manifest lists, minor manifest merging, overwrite (table and
- * partition), truncate, empty commits, dedup, missing data files, missing
+ * counts, manifest lists, minor manifest merging, overwrite (dynamic,
+ * static, partial specs, option, no data), truncate, empty commits, dedup, missing data files, missing
  * manifest lists, row tracking, abort.
  */
 #include "test.h"
@@ -19,7 +19,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-static paimon_table *make_table(const char *dir, const char *part, const char *const *kv)
+static paimon_table *make_table_n(const char *dir, const char *const *parts, size_t nparts, const char *const *kv)
 {
 	paimon_options *o;
 	paimon_catalog *c = NULL;
@@ -32,8 +32,8 @@ static paimon_table *make_table(const char *dir, const char *part, const char *c
 	CHECK_OK(paimon_catalog_create_database(c, "db", 1));
 	CHECK_OK(paimon_schema_spec_new(&s));
 	CHECK_OK(paimon_schema_spec_add_columns(s, "id INT, dt STRING"));
-	if (part)
-		CHECK_OK(paimon_schema_spec_set_partition_keys(s, &part, 1));
+	if (nparts)
+		CHECK_OK(paimon_schema_spec_set_partition_keys(s, parts, nparts));
 	for (; kv && kv[0]; kv += 2)
 		CHECK_OK(paimon_schema_spec_set_option(s, kv[0], kv[1]));
 	CHECK_OK(paimon_catalog_create_table(c, "db.t", s, 0));
@@ -41,6 +41,11 @@ static paimon_table *make_table(const char *dir, const char *part, const char *c
 	paimon_schema_spec_free(s);
 	paimon_catalog_free(c);
 	return t;
+}
+
+static paimon_table *make_table(const char *dir, const char *part, const char *const *kv)
+{
+	return make_table_n(dir, &part, part ? 1 : 0, kv);
 }
 
 /* n rows id = start.., dt = the given partition */
@@ -227,83 +232,397 @@ static void empty_and_missing(void)
 	free(dir);
 }
 
-static void overwrite(void)
+/* One committer: [set_overwrite(spec)] + commit of the messages. spec_kv:
+ * NULL-terminated key/value list, or NULL for set_overwrite(NULL); opts:
+ * committer options as a key/value list (may be NULL). Returns the rc of
+ * the commit; *id the snapshot. */
+static int overwrite_commit(paimon_table *t, const char *const *opts_kv, const char *const *spec_kv,
+			    paimon_commit_message **ms, size_t n, int64_t *id, pm_commit_stats *stats)
+{
+	paimon_options *opts = NULL, *spec = NULL;
+	paimon_table_commit *c = NULL;
+	int rc;
+	CHECK_OK(paimon_options_new(&opts));
+	for (; opts_kv && opts_kv[0]; opts_kv += 2)
+		CHECK_OK(paimon_options_set(opts, opts_kv[0], opts_kv[1]));
+	if (spec_kv) {
+		CHECK_OK(paimon_options_new(&spec));
+		for (; spec_kv[0]; spec_kv += 2)
+			CHECK_OK(paimon_options_set(spec, spec_kv[0], spec_kv[1]));
+	}
+	CHECK_OK(paimon_table_commit_new(&c, t, opts));
+	*id = -2;
+	rc = paimon_table_commit_set_overwrite(c, spec);
+	if (rc == 0)
+		rc = paimon_table_commit_commit(c, ms, n, INT64_MAX, id);
+	if (rc != 0)
+		CHECK_OK(paimon_table_commit_abort(c, ms, n));
+	if (stats)
+		pm_table_committer_last_stats(*(pm_table_committer **)c, stats); /* first member (api_write.c) */
+	paimon_table_commit_free(c);
+	paimon_options_free(opts);
+	paimon_options_free(spec);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Live contents as "k=v,...:rows;..." sorted by partition (rows summed);
+ * caller frees. */
+static char *contents(paimon_table *t)
+{
+	pm_snapshot *s = latest(t);
+	pm_manifest_entry_list l = {0};
+	pm_partition_info pi;
+	pm_buf out = PM_BUF_INIT, b = PM_BUF_INIT;
+	char **keys;
+	int64_t *rows;
+	size_t n = 0, i, j;
+	CHECK_OK(pm_partition_info_init(&pi, t->schema->schema));
+	if (s)
+		CHECK_OK(pm_manifest_read_all(t->io, t->path, s->base_manifest_list, s->delta_manifest_list, NULL,
+					      &l));
+	keys = calloc(l.len + 1, sizeof *keys);
+	rows = calloc(l.len + 1, sizeof *rows);
+	for (i = 0; i < l.len; i++) {
+		pm_buf_clear(&b);
+		CHECK_OK(pm_partition_to_display(&pi, l.items[i].partition.p, l.items[i].partition.n, &b));
+		for (j = 0; j < n; j++)
+			if (!strcmp(keys[j], pm_buf_cstr(&b)))
+				break;
+		if (j == n)
+			keys[n++] = strdup(pm_buf_cstr(&b));
+		rows[j] += l.items[i].file.row_count;
+	}
+	/* sort keys with their counts: selection by name */
+	{
+		char **sorted = calloc(n + 1, sizeof *sorted);
+		for (i = 0; i < n; i++)
+			sorted[i] = keys[i];
+		qsort(sorted, n, sizeof *sorted, cmp_str);
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < n; j++)
+				if (keys[j] == sorted[i])
+					break;
+			pm_buf_printf(&out, "%s%s:%lld", i ? ";" : "", sorted[i], (long long)rows[j]);
+		}
+		free(sorted);
+	}
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(rows);
+	pm_buf_dispose(&b);
+	pm_manifest_entry_list_dispose(&l);
+	pm_snapshot_free(s);
+	pm_partition_info_dispose(&pi);
+	{
+		char *r = strdup(pm_buf_cstr(&out));
+		pm_buf_dispose(&out);
+		return r;
+	}
+}
+
+#define CHECK_CONTENTS(t, want) do { char *got_ = contents(t); CHECK_STR(got_, want); free(got_); } while (0)
+
+static int64_t latest_id(paimon_table *t)
+{
+	pm_snapshot *s = latest(t);
+	int64_t id = s ? s->id : 0;
+	pm_snapshot_free(s);
+	return id;
+}
+
+/* dt=a:10, dt=b:20, dt=c:5 in snapshot 1 */
+static paimon_table *three_partitions(const char *dir, const char *const *kv)
+{
+	paimon_table *t = make_table(dir, "dt", kv);
+	paimon_commit_message *ms[3];
+	paimon_table_commit *c = NULL;
+	int64_t id = 0;
+	size_t i;
+	ms[0] = write_msg(t, 10, 0, "a");
+	ms[1] = write_msg(t, 20, 100, "b");
+	ms[2] = write_msg(t, 5, 200, "c");
+	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
+	CHECK_OK(paimon_table_commit_commit(c, ms, 3, INT64_MAX, &id));
+	CHECK(id == 1);
+	paimon_table_commit_free(c);
+	for (i = 0; i < 3; i++)
+		paimon_commit_message_free(ms[i]);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:20;dt=c:5");
+	return t;
+}
+
+/* Default (dynamic-partition-overwrite=true): only the partitions written
+ * to are replaced; the static spec is ignored; no data -> no snapshot. */
+static void overwrite_dynamic(void)
 {
 	char *dir = test_tmpdir();
-	paimon_table *t = make_table(dir, "dt", NULL);
-	paimon_commit_message *m, *m2;
-	paimon_table_commit *c = NULL;
-	paimon_options *part;
+	paimon_table *t = three_partitions(dir, NULL);
+	paimon_commit_message *ms[2];
+	const char *spec_a[] = {"dt", "a", NULL};
+	pm_commit_stats st;
 	pm_snapshot *s;
-	int64_t rows, id = 0;
+	int64_t id;
 
-	m = write_msg(t, 10, 0, "a");
-	m2 = write_msg(t, 20, 100, "b");
-	{
-		paimon_commit_message *ms[2];
-		ms[0] = m;
-		ms[1] = m2;
-		CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-		CHECK_OK(paimon_table_commit_commit(c, ms, 2, INT64_MAX, &id));
-		CHECK(id == 1);
-		paimon_table_commit_free(c);
-	}
-	paimon_commit_message_free(m);
-	paimon_commit_message_free(m2);
-
-	/* overwrite partition b only */
-	m = write_msg(t, 7, 200, "b");
-	CHECK_OK(paimon_options_new(&part));
-	CHECK_OK(paimon_options_set(part, "dt", "b"));
-	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_set_overwrite(c, part));
-	CHECK_OK(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id));
+	/* set_overwrite(NULL) + data in b: a and c stay */
+	ms[0] = write_msg(t, 7, 300, "b");
+	CHECK_OK(overwrite_commit(t, NULL, NULL, ms, 1, &id, &st));
 	CHECK(id == 2);
-	paimon_commit_message_free(m);
-	/* a file of another partition cannot go into a partition overwrite */
-	m = write_msg(t, 1, 300, "a");
-	CHECK_OK(paimon_table_commit_set_overwrite(c, part));
-	CHECK_RC(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id), PAIMON_EINVAL);
-	CHECK_OK(paimon_table_commit_abort(c, &m, 1));
-	paimon_commit_message_free(m);
-	paimon_table_commit_free(c);
-	paimon_options_free(part);
+	CHECK(st.files_deleted == 1 && !st.overwrite_skipped);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:7;dt=c:5");
 	s = latest(t);
 	if (s) {
 		CHECK_STR(s->commit_kind, "OVERWRITE");
-		CHECK(s->total_record_count == 17);
+		CHECK(s->total_record_count == 22);
 		CHECK(s->delta_record_count == 7 - 20);
 		pm_snapshot_free(s);
 	}
-	CHECK(live_count(t, &rows) == 2);
-	CHECK(rows == 17);
+	paimon_commit_message_free(ms[0]);
 
-	/* whole table */
-	m = write_msg(t, 4, 400, "c");
-	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_set_overwrite(c, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id));
+	/* two partitions written (one of them new), another spec given: the
+	 * spec is ignored (Java), the written partitions are replaced */
+	ms[0] = write_msg(t, 3, 400, "c");
+	ms[1] = write_msg(t, 2, 500, "d");
+	CHECK_OK(overwrite_commit(t, NULL, spec_a, ms, 2, &id, &st));
 	CHECK(id == 3);
-	paimon_table_commit_free(c);
-	paimon_commit_message_free(m);
-	CHECK(live_count(t, &rows) == 1);
-	CHECK(rows == 4);
+	CHECK(st.files_deleted == 1);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:7;dt=c:3;dt=d:2");
+	paimon_commit_message_free(ms[0]);
+	paimon_commit_message_free(ms[1]);
 
-	/* truncate: overwrite without files commits the deletions */
+	/* no data: nothing is deleted, no snapshot */
+	CHECK_OK(overwrite_commit(t, NULL, NULL, NULL, 0, &id, &st));
+	CHECK(id == -1 && st.overwrite_skipped);
+	CHECK_OK(overwrite_commit(t, NULL, spec_a, NULL, 0, &id, &st));
+	CHECK(id == -1);
+	CHECK(latest_id(t) == 3);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:7;dt=c:3;dt=d:2");
+
+	paimon_table_free(t);
+	free(dir);
+}
+
+/* dynamic-partition-overwrite=false: static overwrite of the spec (none =
+ * whole table), data outside it rejected, commits even without data. */
+static void overwrite_static(void)
+{
+	const char *opt_false[] = {"dynamic-partition-overwrite", "false", NULL};
+	const char *spec_b[] = {"dt", "b", NULL};
+	const char *spec_c[] = {"dt", "c", NULL};
+	char *dir = test_tmpdir();
+	paimon_table *t = three_partitions(dir, NULL);
+	paimon_commit_message *ms[1];
+	pm_commit_stats st;
+	int64_t id;
+
+	/* static partition b */
+	ms[0] = write_msg(t, 7, 300, "b");
+	CHECK_OK(overwrite_commit(t, opt_false, spec_b, ms, 1, &id, &st));
+	CHECK(id == 2 && st.files_deleted == 1);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:7;dt=c:5");
+	paimon_commit_message_free(ms[0]);
+
+	/* data outside the static partition: rejected, nothing committed */
+	ms[0] = write_msg(t, 1, 400, "a");
+	CHECK_RC(overwrite_commit(t, opt_false, spec_b, ms, 1, &id, NULL), PAIMON_EINVAL);
+	CHECK_MSG("does not belong");
+	CHECK_MSG("dt=a");
+	CHECK(latest_id(t) == 2);
+	paimon_commit_message_free(ms[0]);
+
+	/* static partition without data: the partition is deleted (a snapshot) */
+	CHECK_OK(overwrite_commit(t, opt_false, spec_c, NULL, 0, &id, &st));
+	CHECK(id == 3 && st.files_deleted == 1);
+	CHECK_CONTENTS(t, "dt=a:10;dt=b:7");
+
+	/* a spec naming a partition with no files still commits (as Java) */
+	CHECK_OK(overwrite_commit(t, opt_false, spec_c, NULL, 0, &id, &st));
+	CHECK(id == 4 && st.files_deleted == 0);
+
+	/* no spec: the whole table */
+	ms[0] = write_msg(t, 4, 500, "e");
+	CHECK_OK(overwrite_commit(t, opt_false, NULL, ms, 1, &id, &st));
+	CHECK(id == 5 && st.files_deleted == 2);
+	CHECK_CONTENTS(t, "dt=e:4");
+	paimon_commit_message_free(ms[0]);
+
+	/* the same through the table option */
+	paimon_table_free(t);
+	free(dir);
+	dir = test_tmpdir();
+	t = three_partitions(dir, opt_false);
+	CHECK_OK(overwrite_commit(t, NULL, NULL, NULL, 0, &id, &st));
+	CHECK(id == 2 && st.files_deleted == 3);
+	CHECK_CONTENTS(t, "");
+	/* ... and a committer option overrides the table option */
+	{
+		const char *opt_true[] = {"dynamic-partition-overwrite", "true", NULL};
+		ms[0] = write_msg(t, 2, 0, "a");
+		CHECK(commit1(t, ms[0], NULL, INT64_MAX) == 3);
+		paimon_commit_message_free(ms[0]);
+		CHECK_OK(overwrite_commit(t, opt_true, NULL, NULL, 0, &id, &st));
+		CHECK(id == -1);
+		CHECK_CONTENTS(t, "dt=a:2");
+	}
+	/* an invalid option value */
+	{
+		const char *bad[] = {"dynamic-partition-overwrite", "maybe", NULL};
+		paimon_options *o = NULL;
+		paimon_table_commit *c = NULL;
+		CHECK_OK(paimon_options_new(&o));
+		CHECK_OK(paimon_options_set(o, bad[0], bad[1]));
+		CHECK_RC(paimon_table_commit_new(&c, t, o), PAIMON_EINVAL);
+		CHECK_MSG("dynamic-partition-overwrite");
+		CHECK(c == NULL);
+		paimon_options_free(o);
+	}
+	paimon_table_free(t);
+	free(dir);
+}
+
+/* Two partition keys (dt, id): a static spec may name a subset. */
+static void overwrite_partial_spec(void)
+{
+	const char *parts[] = {"dt", "id"};
+	const char *opt_false[] = {"dynamic-partition-overwrite", "false", NULL};
+	const char *spec_a[] = {"dt", "a", NULL};
+	const char *spec_id11[] = {"id", "11", NULL};
+	const char *spec_bad_key[] = {"nope", "x", NULL};
+	const char *spec_bad_val[] = {"id", "eleven", NULL};
+	char *dir = test_tmpdir();
+	paimon_table *t = make_table_n(dir, parts, 2, NULL);
+	paimon_commit_message *ms[2];
+	pm_commit_stats st;
+	int64_t id;
+
+	ms[0] = write_msg(t, 3, 0, "a");   /* (a,0) (a,1) (a,2) */
+	ms[1] = write_msg(t, 2, 10, "b");  /* (b,10) (b,11) */
+	{
+		paimon_table_commit *c = NULL;
+		CHECK_OK(paimon_table_commit_new(&c, t, NULL));
+		CHECK_OK(paimon_table_commit_commit(c, ms, 2, INT64_MAX, &id));
+		paimon_table_commit_free(c);
+	}
+	paimon_commit_message_free(ms[0]);
+	paimon_commit_message_free(ms[1]);
+	CHECK_CONTENTS(t, "dt=a, id=0:1;dt=a, id=1:1;dt=a, id=2:1;dt=b, id=10:1;dt=b, id=11:1");
+
+	/* dynamic (default): spec dt=a ignored, only (a,1) and the new (a,50) */
+	ms[0] = write_msg(t, 1, 1, "a");
+	ms[1] = write_msg(t, 1, 50, "a");
+	CHECK_OK(overwrite_commit(t, NULL, spec_a, ms, 2, &id, &st));
+	CHECK(id == 2 && st.files_deleted == 1);
+	CHECK_CONTENTS(t, "dt=a, id=0:1;dt=a, id=1:1;dt=a, id=2:1;dt=a, id=50:1;dt=b, id=10:1;dt=b, id=11:1");
+	paimon_commit_message_free(ms[0]);
+	paimon_commit_message_free(ms[1]);
+
+	/* static prefix dt=a: every id of a goes */
+	ms[0] = write_msg(t, 2, 60, "a");
+	CHECK_OK(overwrite_commit(t, opt_false, spec_a, ms, 1, &id, &st));
+	CHECK(id == 3 && st.files_deleted == 4);
+	CHECK_CONTENTS(t, "dt=a, id=60:1;dt=a, id=61:1;dt=b, id=10:1;dt=b, id=11:1");
+	paimon_commit_message_free(ms[0]);
+	/* data in b is outside dt=a */
+	ms[0] = write_msg(t, 1, 70, "b");
+	CHECK_RC(overwrite_commit(t, opt_false, spec_a, ms, 1, &id, NULL), PAIMON_EINVAL);
+	paimon_commit_message_free(ms[0]);
+
+	/* a non-prefix subset (id=11) also works (Java builds a predicate) */
+	CHECK_OK(overwrite_commit(t, opt_false, spec_id11, NULL, 0, &id, &st));
+	CHECK(id == 4 && st.files_deleted == 1);
+	CHECK_CONTENTS(t, "dt=a, id=60:1;dt=a, id=61:1;dt=b, id=10:1");
+
+	/* the default partition name means null: matches nothing here */
+	{
+		const char *spec_null[] = {"dt", "__DEFAULT_PARTITION__", NULL};
+		CHECK_OK(overwrite_commit(t, opt_false, spec_null, NULL, 0, &id, &st));
+		CHECK(id == 5 && st.files_deleted == 0);
+	}
+
+	/* bad specs are rejected in both modes */
+	CHECK_RC(overwrite_commit(t, NULL, spec_bad_key, NULL, 0, &id, NULL), PAIMON_EINVAL);
+	CHECK_MSG("'nope' is not a partition key");
+	CHECK_RC(overwrite_commit(t, opt_false, spec_bad_val, NULL, 0, &id, NULL), PAIMON_EINVAL);
+	CHECK_MSG("id");
+	CHECK(latest_id(t) == 5);
+	paimon_table_free(t);
+	free(dir);
+}
+
+/* Unpartitioned: overwrite always replaces the whole table. */
+static void overwrite_unpartitioned(void)
+{
+	const char *spec[] = {"dt", "a", NULL};
+	char *dir = test_tmpdir();
+	paimon_table *t = make_table(dir, NULL, NULL);
+	paimon_commit_message *m;
+	pm_commit_stats st;
+	int64_t id;
+
+	m = write_msg(t, 10, 0, "a");
+	CHECK(commit1(t, m, NULL, INT64_MAX) == 1);
+	paimon_commit_message_free(m);
+	m = write_msg(t, 3, 0, "b");
+	CHECK_OK(overwrite_commit(t, NULL, NULL, &m, 1, &id, &st));
+	CHECK(id == 2 && st.files_deleted == 1);
+	CHECK_CONTENTS(t, ":3");
+	paimon_commit_message_free(m);
+	/* no data: an OVERWRITE snapshot emptying the table */
+	CHECK_OK(overwrite_commit(t, NULL, NULL, NULL, 0, &id, &st));
+	CHECK(id == 3);
+	CHECK_CONTENTS(t, "");
+	/* a spec on an unpartitioned table */
+	CHECK_RC(overwrite_commit(t, NULL, spec, NULL, 0, &id, NULL), PAIMON_EINVAL);
+	CHECK_MSG("not partitioned");
+	paimon_table_free(t);
+	free(dir);
+}
+
+/* truncate: everything goes, whatever the mode; the overwrite setting is
+ * consumed by a commit. */
+static void truncate_table(void)
+{
+	char *dir = test_tmpdir();
+	paimon_table *t = three_partitions(dir, NULL);
+	paimon_table_commit *c = NULL;
+	pm_snapshot *s;
+	int64_t id = 0;
+
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_set_overwrite(c, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, NULL, 0, INT64_MAX, &id));
-	CHECK(id == 4);
+	CHECK_OK(paimon_table_commit_truncate(c, &id));
+	CHECK(id == 2);
 	/* the overwrite flag is consumed: an empty commit now does nothing */
 	CHECK_OK(paimon_table_commit_commit(c, NULL, 0, INT64_MAX, &id));
 	CHECK(id == -1);
+	/* set_overwrite then truncate: truncate wins, the setting is gone */
+	CHECK_OK(paimon_table_commit_set_overwrite(c, NULL));
+	CHECK_OK(paimon_table_commit_truncate(c, &id));
+	CHECK(id == 3); /* Java commits a truncate of an empty table too */
+	CHECK_OK(paimon_table_commit_commit(c, NULL, 0, INT64_MAX, &id));
+	CHECK(id == -1);
+	CHECK_RC(paimon_table_commit_truncate(NULL, &id), PAIMON_EINVAL);
 	paimon_table_commit_free(c);
-	CHECK(live_count(t, &rows) == 0);
+	CHECK_CONTENTS(t, "");
 	s = latest(t);
 	if (s) {
-		CHECK(s->id == 4 && s->total_record_count == 0 && s->delta_record_count == -4);
+		CHECK(s->id == 3 && s->total_record_count == 0);
+		CHECK_STR(s->commit_kind, "OVERWRITE");
 		pm_snapshot_free(s);
 	}
+	/* fresh table */
+	paimon_table_free(t);
+	free(dir);
+	dir = test_tmpdir();
+	t = make_table(dir, "dt", NULL);
+	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
+	CHECK_OK(paimon_table_commit_truncate(c, &id));
+	CHECK(id == 1);
+	paimon_table_commit_free(c);
 	paimon_table_free(t);
 	free(dir);
 }
@@ -474,5 +793,6 @@ static void abort_files(void)
 	free(dir);
 }
 
-TEST_MAIN(T(append_twice), T(empty_and_missing), T(overwrite), T(dedup), T(merging), T(missing_manifest_list),
+TEST_MAIN(T(append_twice), T(empty_and_missing), T(overwrite_dynamic), T(overwrite_static), T(overwrite_partial_spec),
+	  T(overwrite_unpartitioned), T(truncate_table), T(dedup), T(merging), T(missing_manifest_list),
 	  T(row_tracking), T(abort_files))
