@@ -3,6 +3,7 @@
 
 Scenarios (issue 4):
   a  write + commit N rows (default 10M) into a new append table
+  p  the same rows into a table partitioned by k (1000 partitions)
   b  full read of that table to one Arrow table
   c  planning a table with F data files written over S snapshots (10,000 / 500)
   d  a filtered read that touches 1% of the files (value-stats pruning on id)
@@ -46,6 +47,9 @@ def child(args):
     def table_schema(t):
         opts = {"bucket": "-1"}
         opts.update(json.loads(args.opts or "{}"))
+        parts = [c for c in (args.partition or "").split(",") if c]
+        if parts:
+            return lib.Schema.from_pyarrow_schema(t.schema, partition_keys=parts, options=opts)
         return lib.Schema.from_pyarrow_schema(t.schema, options=opts)
 
     if op == "write":
@@ -73,15 +77,15 @@ def child(args):
         nid = 0
         for s in range(args.snapshots):
             wb = table.new_batch_write_builder()
-            w = wb.new_write()
             msgs = []
             for f in range(args.files_per_commit):
                 ids = pa.array(range(nid, nid + 10), pa.int64())
                 nid += 10
+                w = wb.new_write()  # a batch write commits once: one writer per file
                 w.write_arrow(pa.table({"id": ids, "v": pa.array([0.5] * 10)}))
-                msgs.extend(w.prepare_commit())  # one file per prepare
+                msgs.extend(w.prepare_commit())
+                w.close()
             wb.new_commit().commit(msgs)
-            w.close()
         out["rows"] = nid
     elif op in ("read", "plan", "filter", "stream"):
         table = catalog.get_table(args.table)
@@ -165,13 +169,14 @@ def main():
     ap.add_argument("--data")
     ap.add_argument("--table")
     ap.add_argument("--opts")
+    ap.add_argument("--partition", help="child: partition key columns (comma-separated)")
     ap.add_argument("--lo", type=int, default=0)
     ap.add_argument("--hi", type=int, default=0)
     ap.add_argument("--snapshots", type=int, default=500)
     ap.add_argument("--files-per-commit", type=int, default=20)
     ap.add_argument("--rows", type=int, default=10_000_000)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--only", default="a,b,c,d,e")
+    ap.add_argument("--only", default="a,p,b,c,d,e")
     ap.add_argument("--workdir")
     args = ap.parse_args()
     if args.child:
@@ -204,6 +209,16 @@ def main():
         if "a" in only:
             report(f"a. write+commit {args.rows:,} rows", min(runs["paimonc"], key=lambda r: r["seconds"]),
                    min(runs["pypaimon"], key=lambda r: r["seconds"]))
+    if "p" in only:
+        runs = {"paimonc": [], "pypaimon": []}
+        for i in range(args.repeat):
+            for peer in ("paimonc", "pypaimon"):
+                w = os.path.join(work, f"whp-{peer}-{i}")
+                shutil.rmtree(w, ignore_errors=True)
+                runs[peer].append(run_child(peer, "write", w, data=data, partition="k"))
+                shutil.rmtree(w, ignore_errors=True)
+        report(f"p. write+commit {args.rows:,} rows, 1000 partitions", min(runs["paimonc"], key=lambda r: r["seconds"]),
+               min(runs["pypaimon"], key=lambda r: r["seconds"]))
     table_wh = wh.get("paimonc")
     if "b" in only:
         pc = best("paimonc", "read", table_wh, args.repeat, table="b.t")

@@ -79,7 +79,17 @@ typedef struct pm_avro_schema pm_avro_schema;
 
 int pm_avro_schema_parse(const char *json, size_t len, pm_avro_schema **out);
 const pm_avro_node *pm_avro_schema_root(const pm_avro_schema *s);
+/* Drops one reference; the schema is freed with its last reference. */
 void pm_avro_schema_free(pm_avro_schema *s);
+/*
+ * Like pm_avro_schema_parse, but schemas are shared through a small
+ * process-wide cache keyed by the exact text (16 entries, LRU, thread-safe).
+ * The result is a reference: release it with pm_avro_schema_free. Nodes must
+ * not be modified. The readers use this for the writer schema.
+ */
+int pm_avro_schema_parse_cached(const char *json, size_t len, pm_avro_schema **out);
+/* Empties the cache (tests; schemas still referenced stay alive). */
+void pm_avro_schema_cache_clear(void);
 /* Index of the record field named name, or -1. */
 int pm_avro_field_index(const pm_avro_node *record, const char *name);
 const char *pm_avro_kind_name(pm_avro_kind k);

@@ -397,7 +397,7 @@ static int read_header(pm_avro_reader *r)
 	r->pos = (size_t)(d.p - r->data);
 	if (pm_avro_reader_meta(r, "avro.schema", &schema))
 		return pm_err(PAIMON_ECORRUPT, "avro: header has no avro.schema");
-	if ((rc = pm_avro_schema_parse((const char *)schema.p, schema.n, &r->schema)))
+	if ((rc = pm_avro_schema_parse_cached((const char *)schema.p, schema.n, &r->schema)))
 		return pm_err_wrap("avro header");
 	{
 		pm_avro_bytes c;

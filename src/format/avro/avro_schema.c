@@ -1,5 +1,7 @@
 /* format/avro/avro_schema.c - Avro schema JSON -> pm_avro_node graph. */
 #include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #include "core/error.h"
 #include "core/mem.h"
@@ -7,6 +9,7 @@
 #include "paimonc/common.h"
 
 struct pm_avro_schema {
+	atomic_long refs;   /* owners: pm_avro_schema_free drops one */
 	pm_avro_node *root;
 	pm_avro_node **all; /* every node, owned */
 	size_t nall, cap;
@@ -61,6 +64,8 @@ void pm_avro_schema_free(pm_avro_schema *s)
 	size_t i;
 	if (!s)
 		return;
+	if (atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1)
+		return; /* still shared (schema cache or another reader) */
 	for (i = 0; i < s->nall; i++)
 		node_free(s->all[i]);
 	pm_free(s->all);
@@ -357,6 +362,7 @@ int pm_avro_schema_parse(const char *text, size_t len, pm_avro_schema **out)
 		json_decref(j);
 		return PAIMON_ENOMEM;
 	}
+	atomic_init(&s->refs, 1);
 	rc = parse(s, j, "", 0, &s->root);
 	json_decref(j);
 	if (rc) {
@@ -365,6 +371,130 @@ int pm_avro_schema_parse(const char *text, size_t len, pm_avro_schema **out)
 	}
 	*out = s;
 	return 0;
+}
+
+/*
+ * Schema cache. Every manifest file of a table carries the same writer
+ * schema text, and parsing it (jansson + node graph) was about half of
+ * reading a small manifest. Entries are keyed by the full text (a hash
+ * only speeds up the comparison), hold one reference each, and are evicted
+ * least-recently-used. The nodes are never modified after parsing, so one
+ * graph can be shared by readers on any number of threads.
+ */
+#define SCHEMA_CACHE_SIZE 16
+#define SCHEMA_CACHE_MAX_TEXT ((size_t)1 << 20) /* larger schemas are parsed, not cached */
+
+typedef struct cache_entry {
+	uint64_t hash;
+	char *text;
+	size_t len;
+	pm_avro_schema *schema;
+	uint64_t used; /* tick of the last hit */
+} cache_entry;
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry cache[SCHEMA_CACHE_SIZE];
+static uint64_t cache_tick;
+
+static uint64_t text_hash(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	size_t i;
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 1099511628211ull;
+	}
+	return h ^ n;
+}
+
+static pm_avro_schema *cache_lookup(uint64_t h, const char *text, size_t len)
+{
+	pm_avro_schema *s = NULL;
+	size_t i;
+	pthread_mutex_lock(&cache_mu);
+	for (i = 0; i < SCHEMA_CACHE_SIZE; i++) {
+		cache_entry *e = &cache[i];
+		if (e->schema && e->hash == h && e->len == len && memcmp(e->text, text, len) == 0) {
+			s = e->schema;
+			atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+			e->used = ++cache_tick;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&cache_mu);
+	return s;
+}
+
+/* Adds s (the caller keeps its own reference). Failure to cache is not an error. */
+static void cache_insert(uint64_t h, const char *text, size_t len, pm_avro_schema *s)
+{
+	cache_entry *victim = NULL;
+	pm_avro_schema *old;
+	pm_err_state st;
+	char *copy;
+	size_t i;
+	pm_err_save(&st);
+	copy = pm_malloc(len ? len : 1);
+	if (!copy) {
+		pm_err_restore(&st); /* not caching is fine */
+		return;
+	}
+	memcpy(copy, text, len);
+	pthread_mutex_lock(&cache_mu);
+	for (i = 0; i < SCHEMA_CACHE_SIZE; i++) {
+		cache_entry *e = &cache[i];
+		if (e->schema && e->hash == h && e->len == len && memcmp(e->text, text, len) == 0) {
+			pthread_mutex_unlock(&cache_mu); /* another thread cached it meanwhile */
+			pm_free(copy);
+			return;
+		}
+		if (!e->schema) {
+			if (!victim || victim->schema)
+				victim = e;
+		} else if (!victim || (victim->schema && e->used < victim->used))
+			victim = e;
+	}
+	old = victim->schema;
+	pm_free(victim->text);
+	atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+	victim->hash = h;
+	victim->text = copy;
+	victim->len = len;
+	victim->schema = s;
+	victim->used = ++cache_tick;
+	pthread_mutex_unlock(&cache_mu);
+	pm_avro_schema_free(old);
+}
+
+int pm_avro_schema_parse_cached(const char *text, size_t len, pm_avro_schema **out)
+{
+	uint64_t h;
+	int rc;
+	*out = NULL;
+	if (len > SCHEMA_CACHE_MAX_TEXT)
+		return pm_avro_schema_parse(text, len, out);
+	h = text_hash(text, len);
+	if ((*out = cache_lookup(h, text, len)) != NULL)
+		return 0;
+	if ((rc = pm_avro_schema_parse(text, len, out)))
+		return rc;
+	cache_insert(h, text, len, *out);
+	return 0;
+}
+
+void pm_avro_schema_cache_clear(void)
+{
+	pm_avro_schema *drop[SCHEMA_CACHE_SIZE];
+	size_t i;
+	pthread_mutex_lock(&cache_mu);
+	for (i = 0; i < SCHEMA_CACHE_SIZE; i++) {
+		drop[i] = cache[i].schema;
+		pm_free(cache[i].text);
+		memset(&cache[i], 0, sizeof cache[i]);
+	}
+	pthread_mutex_unlock(&cache_mu);
+	for (i = 0; i < SCHEMA_CACHE_SIZE; i++)
+		pm_avro_schema_free(drop[i]);
 }
 
 const pm_avro_value *pm_avro_value_field(const pm_avro_value *rec, size_t i)

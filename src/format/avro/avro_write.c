@@ -195,7 +195,7 @@ int pm_avro_writer_new(const char *schema_json, const char *codec, int level, pm
 	w->level = level;
 	w->sync_interval = PM_AVRO_SYNC_INTERVAL;
 	random_sync(w->sync);
-	if ((rc = pm_avro_schema_parse(schema_json, strlen(schema_json), &w->schema))) {
+	if ((rc = pm_avro_schema_parse_cached(schema_json, strlen(schema_json), &w->schema))) {
 		pm_free(w);
 		return rc;
 	}

@@ -894,10 +894,24 @@ static int col_fallback(pq_colw *c)
 	return 0;
 }
 
+/* Values of the first page after which a column whose values were all
+ * distinct so far gives up its dictionary (see after_dict_put). */
+#define DICT_EARLY_VALUES 1024
+
 static int after_dict_put(pq_writer *w, pq_colw *c)
 {
+	int rc;
 	if (c->use_dict && (int64_t)pq_dictbuild_size(&c->dict) > w->o.dict_page_size)
 		return col_fallback(c);
+	/* parquet-java decides at the end of the first page whether the dictionary
+	 * pays off; a column whose first 1024 values are all distinct (ids,
+	 * measurements) is decided early, so its values are not hashed for a
+	 * whole page (or a whole small file) only to be dropped. */
+	if (c->use_dict && c->pages == 0 && c->n_idx >= DICT_EARLY_VALUES && c->dict.n == c->n_idx) {
+		if ((rc = col_fallback(c)))
+			return rc;
+		col_dict_drop(c);
+	}
 	return 0;
 }
 
