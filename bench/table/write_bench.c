@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include "arrow/arrow_builder.h"
 #include "format/parquet/reader.h"
@@ -29,6 +30,26 @@
 			exit(1);                                                         \
 		}                                                                        \
 	} while (0)
+
+/* With PERF_CTL_FIFO set (perf record -D -1 --control fifo:FIFO), only the
+ * timed write + commit is profiled. */
+static void perf_ctl(const char *cmd)
+{
+	const char *fifo = getenv("PERF_CTL_FIFO");
+	FILE *f;
+	if (!fifo || !(f = fopen(fifo, "w")))
+		return;
+	fprintf(f, "%s\n", cmd);
+	fclose(f);
+}
+
+static double cpu(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return (double)u.ru_utime.tv_sec + (double)u.ru_utime.tv_usec / 1e6 + (double)u.ru_stime.tv_sec +
+	       (double)u.ru_stime.tv_usec / 1e6;
+}
 
 static double now(void)
 {
@@ -92,7 +113,7 @@ int main(int argc, char **argv)
 	struct ArrowArray *arrs;
 	struct ArrowSchema sch;
 	size_t nb, b;
-	double t0, t1, t2, t3;
+	double t0, t1, t2, t3, c0, c3;
 	if (argc < 3) {
 		fprintf(stderr, "usage: write_bench WAREHOUSE ROWS [PARTITION_KEY|-] [BATCH_ROWS]\n");
 		return 2;
@@ -144,7 +165,9 @@ int main(int argc, char **argv)
 	DIE(paimon_catalog_get_table(c, "b.t", &t));
 	paimon_schema_spec_free(spec);
 
+	perf_ctl("enable");
 	t0 = now();
+	c0 = cpu();
 	DIE(paimon_table_write_new(&w, t, NULL));
 	for (b = 0; b < nb; b++)
 		DIE(paimon_table_write_arrow(w, &arrs[b], &sch));
@@ -154,8 +177,10 @@ int main(int argc, char **argv)
 	DIE(paimon_table_commit_new(&cm, t, NULL));
 	DIE(paimon_table_commit_commit(cm, &m, 1, INT64_MAX, &id));
 	t3 = now();
-	printf("%lld rows, %zu files: write %.3f s, prepare %.3f s, commit %.3f s, total %.3f s\n", (long long)rows,
-	       paimon_commit_message_file_count(m), t1 - t0, t2 - t1, t3 - t2, t3 - t0);
+	c3 = cpu();
+	perf_ctl("disable");
+	printf("%lld rows, %zu files: write %.3f s, prepare %.3f s, commit %.3f s, total %.3f s (cpu %.3f s)\n", (long long)rows,
+	       paimon_commit_message_file_count(m), t1 - t0, t2 - t1, t3 - t2, t3 - t0, c3 - c0);
 	paimon_commit_message_free(m);
 	paimon_table_commit_free(cm);
 	paimon_table_write_free(w);

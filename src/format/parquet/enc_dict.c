@@ -177,47 +177,120 @@ int pq_dictdec_binary(pq_dict_dec *d, const pq_bytes *dict, pm_array_builder *ab
 
 /* ---------------------------------------------------------------- builder */
 
-static inline uint32_t mix64(uint64_t x)
+/* Slot layouts: width 4 and 8 keep the value itself; everything else (other
+ * fixed widths, byte arrays) keeps hash, length and offset of the value. */
+typedef struct slot4 {
+	uint32_t v;
+	uint32_t e; /* entry + 1, 0 = empty */
+} slot4;
+
+typedef struct slot8 {
+	uint64_t v;
+	uint32_t e;
+	uint32_t pad;
+} slot8;
+
+#define INIT_CAP 1024u
+#define K0 0x9e3779b97f4a7c15ull
+#define K1 0xd6e8feb86659fd93ull
+#define K2 0xa0761d6478bd642full
+
+static inline uint64_t ld64(const uint8_t *p)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ull;
-	x ^= x >> 33;
-	return (uint32_t)x;
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
 }
 
-static uint32_t hash_bytes(const uint8_t *p, size_t n)
+static inline uint32_t ld32(const uint8_t *p)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0x100000001b3ull;
-		h ^= h >> 29;
-	}
-	if (i < n) {
-		uint64_t w = 0;
-		memcpy(&w, p + i, n - i);
-		h = (h ^ w) * 0x100000001b3ull;
-	}
-	return mix64(h);
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
 }
 
-static uint32_t hash_fixed(const uint8_t *p, int w)
+/* 64x64 -> 128 multiply, folded. */
+static inline uint64_t mum(uint64_t a, uint64_t b)
 {
-	uint64_t v = 0;
-	if (w == 4) {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		return mix64(x);
+#ifdef __SIZEOF_INT128__
+	__extension__ typedef unsigned __int128 u128;
+	u128 r = (u128)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+#else
+	uint64_t ha = a >> 32, hb = b >> 32, la = (uint32_t)a, lb = (uint32_t)b;
+	uint64_t rh = ha * hb, rm0 = ha * lb, rm1 = hb * la, rl = la * lb, t = rl + (rm0 << 32), c = t < rl, lo;
+	lo = t + (rm1 << 32);
+	c += lo < t;
+	return lo ^ (rh + (rm0 >> 32) + (rm1 >> 32) + c);
+#endif
+}
+
+/* Hash of a short byte string: the first and last 8 (or 4) bytes, 16-byte
+ * steps for longer values, each mixed with a 128-bit multiply. */
+static inline uint32_t hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t a, b, h = K0 ^ (uint64_t)n;
+	if (n <= 16) {
+		if (n >= 8) {
+			a = ld64(p);
+			b = ld64(p + n - 8);
+		} else if (n >= 4) {
+			a = ld32(p);
+			b = ld32(p + n - 4);
+		} else if (n > 0) {
+			a = ((uint64_t)p[0] << 16) | ((uint64_t)p[n >> 1] << 8) | p[n - 1];
+			b = 0;
+		} else {
+			a = b = 0;
+		}
+	} else {
+		size_t i = 0;
+		for (; i + 16 < n; i += 16)
+			h = mum(ld64(p + i) ^ K1, ld64(p + i + 8) ^ h);
+		a = ld64(p + n - 16);
+		b = ld64(p + n - 8);
 	}
-	if (w == 8) {
-		memcpy(&v, p, 8);
-		return mix64(v);
+	h = mum(a ^ K1, b ^ h);
+	h = mum(h ^ K2, K0);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Equality of two byte strings of the same length n. */
+static inline int bytes_eq(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	if (n >= 8) {
+		size_t i;
+		if (n <= 16)
+			return ld64(a) == ld64(b) && ld64(a + n - 8) == ld64(b + n - 8);
+		if (n > 64)
+			return memcmp(a, b, n) == 0;
+		for (i = 0; i + 8 < n; i += 8)
+			if (ld64(a + i) != ld64(b + i))
+				return 0;
+		return ld64(a + n - 8) == ld64(b + n - 8);
 	}
-	return hash_bytes(p, (size_t)w);
+	if (n >= 4)
+		return ld32(a) == ld32(b) && ld32(a + n - 4) == ld32(b + n - 4);
+	while (n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
+static inline uint32_t hash4(uint32_t v)
+{
+	return (uint32_t)(((uint64_t)v * K0) >> 32);
+}
+
+static inline uint32_t hash8(uint64_t v)
+{
+	uint64_t h = mum(v ^ K1, K0);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static size_t slot_size(int width)
+{
+	return width == 4 ? sizeof(slot4) : width == 8 ? sizeof(slot8) : sizeof(uint32_t);
 }
 
 int pq_dictbuild_init(pq_dict_builder *b, int width)
@@ -226,41 +299,57 @@ int pq_dictbuild_init(pq_dict_builder *b, int width)
 	if (width < 0)
 		return pm_err(PAIMON_EINVAL, "dictionary builder: negative width");
 	b->width = width;
-	b->cap = 1024;
-	if (!(b->slots = pm_calloc(b->cap, sizeof *b->slots)))
+	b->cap = INIT_CAP;
+	if (!(b->slots = pm_calloc(b->cap, slot_size(width))))
 		return PAIMON_ENOMEM;
-	if (!width) {
-		uint64_t zero = 0;
-		if (pm_buf_append(&b->offsets, &zero, 8)) {
-			pm_free(b->slots);
-			b->slots = NULL;
-			return PAIMON_ENOMEM;
-		}
-	}
 	return 0;
 }
 
 void pq_dictbuild_dispose(pq_dict_builder *b)
 {
 	pm_free(b->slots);
-	pm_free(b->hashes);
+	pm_free(b->ents);
 	pm_buf_dispose(&b->values);
-	pm_buf_dispose(&b->offsets);
 	memset(b, 0, sizeof *b);
 }
 
+/* Doubles the table (called once n * 2 > cap). */
 static int grow_table(pq_dict_builder *b)
 {
-	uint32_t ncap = b->cap * 2, i, *ns;
+	uint32_t ncap = b->cap * 2, m = ncap - 1, i;
+	void *ns;
 	if (ncap == 0 || ncap > (1u << 30))
 		return pm_err(PAIMON_EINVAL, "dictionary builder: too many entries");
-	if (!(ns = pm_calloc(ncap, sizeof *ns)))
+	if (!(ns = pm_calloc(ncap, slot_size(b->width))))
 		return PAIMON_ENOMEM;
-	for (i = 0; i < b->n; i++) {
-		uint32_t s = b->hashes[i] & (ncap - 1);
-		while (ns[s])
-			s = (s + 1) & (ncap - 1);
-		ns[s] = i + 1;
+	if (b->width == 4) {
+		const slot4 *o = b->slots;
+		slot4 *t = ns;
+		for (i = 0; i < b->cap; i++)
+			if (o[i].e) {
+				uint32_t s = hash4(o[i].v) & m;
+				while (t[s].e)
+					s = (s + 1) & m;
+				t[s] = o[i];
+			}
+	} else if (b->width == 8) {
+		const slot8 *o = b->slots;
+		slot8 *t = ns;
+		for (i = 0; i < b->cap; i++)
+			if (o[i].e) {
+				uint32_t s = hash8(o[i].v) & m;
+				while (t[s].e)
+					s = (s + 1) & m;
+				t[s] = o[i];
+			}
+	} else {
+		uint32_t *t = ns;
+		for (i = 0; i < b->n; i++) {
+			uint32_t s = b->ents[i].h & m;
+			while (t[s])
+				s = (s + 1) & m;
+			t[s] = i + 1;
+		}
 	}
 	pm_free(b->slots);
 	b->slots = ns;
@@ -268,22 +357,142 @@ static int grow_table(pq_dict_builder *b)
 	return 0;
 }
 
-/* Records hash h for the entry about to be added (index b->n). */
-static int add_entry(pq_dict_builder *b, uint32_t h, uint32_t slot)
+static inline int after_insert(pq_dict_builder *b)
 {
-	if (b->n == 0 || (b->n >= 16 && (b->n & (b->n - 1)) == 0)) { /* 16, then doubling */
-		uint32_t c = b->n ? b->n * 2 : 16;
-		uint32_t *nh = pm_realloc(b->hashes, (size_t)c * sizeof *nh);
-		if (!nh)
-			return PAIMON_ENOMEM;
-		b->hashes = nh;
-	}
-	b->hashes[b->n] = h;
-	b->slots[slot] = b->n + 1;
 	b->n++;
 	if ((uint64_t)b->n * 2 > b->cap)
 		return grow_table(b);
 	return 0;
+}
+
+static int too_big(void)
+{
+	return pm_err(PAIMON_EINVAL, "dictionary builder: more than 4 GiB of dictionary values");
+}
+
+static int put4(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
+{
+	int64_t i;
+	int rc;
+	for (i = 0; i < n; i++) {
+		uint32_t x = ld32(v + 4 * i), m, s;
+		slot4 *t;
+		if (b->last_e && x == (uint32_t)b->last_v) {
+			idx_out[i] = b->last_e - 1;
+			continue;
+		}
+		t = b->slots;
+		m = b->cap - 1;
+		s = hash4(x) & m;
+		while (t[s].e && t[s].v != x)
+			s = (s + 1) & m;
+		if (!t[s].e) {
+			if (pm_buf_append(&b->values, &x, 4))
+				return PAIMON_ENOMEM;
+			t[s].v = x;
+			t[s].e = b->n + 1;
+			b->plain_size += 4;
+			idx_out[i] = b->n;
+			b->last_e = b->n + 1;
+			b->last_v = x;
+			if ((rc = after_insert(b)))
+				return rc;
+			continue;
+		}
+		idx_out[i] = t[s].e - 1;
+		b->last_e = t[s].e;
+		b->last_v = x;
+	}
+	return 0;
+}
+
+static int put8(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
+{
+	int64_t i;
+	int rc;
+	for (i = 0; i < n; i++) {
+		uint64_t x = ld64(v + 8 * i);
+		uint32_t m, s;
+		slot8 *t;
+		if (b->last_e && x == b->last_v) {
+			idx_out[i] = b->last_e - 1;
+			continue;
+		}
+		t = b->slots;
+		m = b->cap - 1;
+		s = hash8(x) & m;
+		while (t[s].e && t[s].v != x)
+			s = (s + 1) & m;
+		if (!t[s].e) {
+			if (pm_buf_append(&b->values, &x, 8))
+				return PAIMON_ENOMEM;
+			t[s].v = x;
+			t[s].e = b->n + 1;
+			b->plain_size += 8;
+			idx_out[i] = b->n;
+			b->last_e = b->n + 1;
+			b->last_v = x;
+			if ((rc = after_insert(b)))
+				return rc;
+			continue;
+		}
+		idx_out[i] = t[s].e - 1;
+		b->last_e = t[s].e;
+		b->last_v = x;
+	}
+	return 0;
+}
+
+/* One value of any other width with precomputed hash h (byte arrays:
+ * width 0, plain cost 4 + len). */
+static inline int put_var(pq_dict_builder *b, const uint8_t *p, size_t len, uint32_t h, uint32_t *idx_out)
+{
+	const uint8_t *vals = (const uint8_t *)b->values.data;
+	const uint32_t *t = b->slots;
+	uint32_t s, m = b->cap - 1, e;
+	pq_dict_ent *en;
+	int rc;
+	for (s = h & m; (e = t[s]) != 0; s = (s + 1) & m) {
+		const pq_dict_ent *x = &b->ents[e - 1];
+		if (x->h == h && x->len == len && bytes_eq(vals + x->off, p, len)) {
+			*idx_out = e - 1;
+			b->last_e = e;
+			return 0;
+		}
+	}
+	if (len > UINT32_MAX || b->values.len + len > UINT32_MAX)
+		return too_big();
+	if (b->n == b->cap_ents) {
+		uint32_t nc = b->cap_ents ? b->cap_ents * 2 : 256;
+		pq_dict_ent *ne = pm_realloc(b->ents, (size_t)nc * sizeof *ne);
+		if (!ne)
+			return PAIMON_ENOMEM;
+		b->ents = ne;
+		b->cap_ents = nc;
+	}
+	en = &b->ents[b->n];
+	en->h = h;
+	en->off = (uint32_t)b->values.len;
+	en->len = (uint32_t)len;
+	if (pm_buf_append(&b->values, p, len))
+		return PAIMON_ENOMEM;
+	((uint32_t *)b->slots)[s] = b->n + 1;
+	b->plain_size += b->width ? len : 4 + len;
+	*idx_out = b->n;
+	b->last_e = b->n + 1;
+	if ((rc = after_insert(b)))
+		return rc;
+	return 0;
+}
+
+/* The previous value again? */
+static inline int last_hit(const pq_dict_builder *b, const uint8_t *p, size_t len)
+{
+	const pq_dict_ent *x;
+	if (!b->last_e)
+		return 0;
+	x = &b->ents[b->last_e - 1];
+	return x->len == len && bytes_eq((const uint8_t *)b->values.data + x->off, p, len);
 }
 
 int pq_dictbuild_put_fixed(pq_dict_builder *b, const void *vals, int64_t n, uint32_t *idx_out)
@@ -294,67 +503,86 @@ int pq_dictbuild_put_fixed(pq_dict_builder *b, const void *vals, int64_t n, uint
 	int rc;
 	if (!b->width)
 		return pm_err(PAIMON_EINVAL, "dictionary builder: put_fixed on a byte-array dictionary");
+	if (w == 4)
+		return put4(b, v, n, idx_out);
+	if (w == 8)
+		return put8(b, v, n, idx_out);
 	for (i = 0; i < n; i++, v += w) {
-		uint32_t h = hash_fixed(v, b->width), s = h & (b->cap - 1), e;
-		while ((e = b->slots[s]) != 0) {
-			if (b->hashes[e - 1] == h && memcmp(b->values.data + (size_t)(e - 1) * w, v, w) == 0)
-				break;
-			s = (s + 1) & (b->cap - 1);
-		}
-		if (e) {
-			idx_out[i] = e - 1;
-			continue;
-		}
-		if (pm_buf_append(&b->values, v, w))
-			return PAIMON_ENOMEM;
-		idx_out[i] = b->n;
-		if ((rc = add_entry(b, h, s)))
+		if (last_hit(b, v, w))
+			idx_out[i] = b->last_e - 1;
+		else if ((rc = put_var(b, v, w, hash_bytes(v, w), idx_out + i)))
 			return rc;
-		b->plain_size += w;
 	}
 	return 0;
 }
 
 int pq_dictbuild_put_bytes(pq_dict_builder *b, const void *p, size_t len, uint32_t *idx_out)
 {
-	const uint64_t *off;
-	uint32_t h, s, e;
-	uint64_t end;
-	int rc;
 	if (b->width)
 		return pm_err(PAIMON_EINVAL, "dictionary builder: put_bytes on a fixed-width dictionary");
-	if (len > UINT32_MAX)
-		return pm_err(PAIMON_EINVAL, "dictionary builder: value longer than 4 GiB");
-	h = hash_bytes(p, len);
-	s = h & (b->cap - 1);
-	off = (const uint64_t *)(const void *)b->offsets.data;
-	while ((e = b->slots[s]) != 0) {
-		if (b->hashes[e - 1] == h && off[e] - off[e - 1] == len &&
-		    memcmp(b->values.data + off[e - 1], p, len) == 0) {
-			*idx_out = e - 1;
-			return 0;
-		}
-		s = (s + 1) & (b->cap - 1);
+	if (last_hit(b, p, len)) {
+		*idx_out = b->last_e - 1;
+		return 0;
 	}
-	end = (uint64_t)b->values.len + len;
-	if (pm_buf_append(&b->values, p, len) || pm_buf_append(&b->offsets, &end, 8))
-		return PAIMON_ENOMEM;
-	*idx_out = b->n;
-	if ((rc = add_entry(b, h, s)))
-		return rc;
-	b->plain_size += 4 + len;
+	return put_var(b, p, len, hash_bytes(p, len), idx_out);
+}
+
+#define HASH_BLOCK 32
+
+int pq_dictbuild_put_binary_upto(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
+	uint32_t *idx_out, size_t max_size, int64_t *done)
+{
+	uint32_t hs[HASH_BLOCK], es[HASH_BLOCK];
+	int64_t i = 0;
+	int rc;
+	*done = 0;
+	if (b->width)
+		return pm_err(PAIMON_EINVAL, "dictionary builder: put_bytes on a fixed-width dictionary");
+	while (i < n) {
+		int64_t k = n - i < HASH_BLOCK ? n - i : HASH_BLOCK, j;
+		uint32_t m = b->cap - 1;
+		const uint32_t *t = b->slots;
+		/* hash the block and prefetch its slots, then the entries they
+		 * point to, then those entries' values; then look the values up
+		 * (the table may change meanwhile: this only warms the cache) */
+		for (j = 0; j < k; j++) {
+			const int32_t o0 = offsets[i + j], o1 = offsets[i + j + 1];
+			hs[j] = hash_bytes(data + o0, (size_t)(o1 - o0));
+			__builtin_prefetch(&t[hs[j] & m]);
+		}
+		for (j = 0; j < k; j++) {
+			uint32_t e = t[hs[j] & m];
+			es[j] = e;
+			if (e)
+				__builtin_prefetch(&b->ents[e - 1]);
+		}
+		for (j = 0; j < k; j++)
+			if (es[j])
+				__builtin_prefetch(b->values.data + b->ents[es[j] - 1].off);
+		for (j = 0; j < k; j++, i++) {
+			const uint8_t *p = data + offsets[i];
+			size_t len = (size_t)(offsets[i + 1] - offsets[i]);
+			if (last_hit(b, p, len)) {
+				idx_out[i] = b->last_e - 1;
+				continue;
+			}
+			if ((rc = put_var(b, p, len, hs[j], idx_out + i)))
+				return rc;
+			if (b->plain_size > max_size) {
+				*done = i + 1;
+				return 0;
+			}
+		}
+	}
+	*done = n;
 	return 0;
 }
 
 int pq_dictbuild_put_binary(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
 	uint32_t *idx_out)
 {
-	int64_t i;
-	int rc;
-	for (i = 0; i < n; i++)
-		if ((rc = pq_dictbuild_put_bytes(b, data + offsets[i], (size_t)(offsets[i + 1] - offsets[i]), idx_out + i)))
-			return rc;
-	return 0;
+	int64_t done;
+	return pq_dictbuild_put_binary_upto(b, offsets, data, n, idx_out, SIZE_MAX, &done);
 }
 
 int pq_dictbuild_index_width(const pq_dict_builder *b)
@@ -365,14 +593,12 @@ int pq_dictbuild_index_width(const pq_dict_builder *b)
 int pq_dictbuild_write(const pq_dict_builder *b, pm_buf *out)
 {
 	uint32_t i;
-	const uint64_t *off;
 	if (b->width)
 		return pm_buf_append(out, b->values.data, b->values.len);
-	off = (const uint64_t *)(const void *)b->offsets.data;
 	if (pm_buf_reserve(out, b->plain_size))
 		return PAIMON_ENOMEM;
 	for (i = 0; i < b->n; i++)
-		if (pq_plain_encode_bytes(out, b->values.data + off[i], (uint32_t)(off[i + 1] - off[i])))
+		if (pq_plain_encode_bytes(out, b->values.data + b->ents[i].off, b->ents[i].len))
 			return PAIMON_ENOMEM;
 	return 0;
 }

@@ -176,19 +176,30 @@ int pq_dictdec_fixed(pq_dict_dec *d, const void *dict, int width, void *out, int
 /* n values gathered from a byte-array dictionary into a binary builder. */
 int pq_dictdec_binary(pq_dict_dec *d, const pq_bytes *dict, pm_array_builder *ab, int64_t n);
 
-/* Dictionary builder for the writer: open addressing on the values (bit
- * patterns for FLOAT/DOUBLE), hashes kept per entry so growth never rehashes
- * the values. width > 0: fixed-width values (INT32/FLOAT 4, INT64/DOUBLE 8,
- * INT96 12, FLBA); width 0: BYTE_ARRAY. */
+/* Dictionary builder for the writer: open addressing (power-of-two table,
+ * load factor <= 1/2, linear probing) on the values (bit patterns for
+ * FLOAT/DOUBLE). 4- and 8-byte values live in their slots; for other widths
+ * and byte arrays a slot holds the entry number and each entry its hash,
+ * offset and length, so a probe compares hashes before values and growth
+ * never rehashes the values. Batches hash a block of values first and
+ * prefetch their slots. A one-entry cache of the previous value's index
+ * catches runs. width > 0: fixed-width values (INT32/FLOAT 4, INT64/DOUBLE
+ * 8, INT96 12, FLBA); width 0: BYTE_ARRAY. Values are limited to 4 GiB. */
+typedef struct pq_dict_ent {
+	uint32_t h, off, len;
+} pq_dict_ent;
+
 typedef struct pq_dict_builder {
 	int width;
 	uint32_t n;
 	uint32_t cap;        /* slots, power of two */
-	uint32_t *slots;     /* entry + 1, 0 = empty */
-	uint32_t *hashes;    /* per entry */
+	void *slots;         /* width 4/8: value + entry; else entry + 1 (0 empty) */
+	pq_dict_ent *ents;   /* width not 4/8: per entry */
+	uint32_t cap_ents;
 	pm_buf values;       /* fixed: n * width bytes; binary: concatenated bytes */
-	pm_buf offsets;      /* binary: (n + 1) uint64_t */
 	size_t plain_size;   /* bytes of the PLAIN dictionary page */
+	uint32_t last_e;     /* previous value's entry + 1 (0: none) */
+	uint64_t last_v;     /* width 4/8: previous value */
 } pq_dict_builder;
 
 int pq_dictbuild_init(pq_dict_builder *b, int width);
@@ -200,6 +211,21 @@ int pq_dictbuild_put_bytes(pq_dict_builder *b, const void *p, size_t len, uint32
 /* Adds n byte-array values from Arrow int32 offsets + data. */
 int pq_dictbuild_put_binary(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
 	uint32_t *idx_out);
+/* Like pq_dictbuild_put_binary, but stops right after the value that makes
+ * the PLAIN dictionary size exceed max_size; *done = values added (n when
+ * the size stayed within max_size). */
+int pq_dictbuild_put_binary_upto(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
+	uint32_t *idx_out, size_t max_size, int64_t *done);
+/* Entry i's value (width bytes for fixed-width dictionaries). */
+static inline const uint8_t *pq_dictbuild_value(const pq_dict_builder *b, uint32_t i, uint32_t *len)
+{
+	if (b->width) {
+		*len = (uint32_t)b->width;
+		return (const uint8_t *)b->values.data + (size_t)i * (size_t)b->width;
+	}
+	*len = b->ents[i].len;
+	return (const uint8_t *)b->values.data + b->ents[i].off;
+}
 /* Size the PLAIN dictionary page would take (writer falls back past 1 MiB). */
 static inline size_t pq_dictbuild_size(const pq_dict_builder *b)
 {

@@ -151,12 +151,29 @@ static void stats_dispose(pq_stats *s)
 	pm_buf_dispose(&s->bmax);
 }
 
-static int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+static inline uint64_t load_be64(const uint8_t *p)
 {
-	size_t n = al < bl ? al : bl;
-	int c = n ? memcmp(a, b, n) : 0;
-	if (c)
-		return c;
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return v;
+#else
+	return __builtin_bswap64(v);
+#endif
+}
+
+/* Unsigned lexicographic order (memcmp, then length), 8 bytes at a time. */
+static inline int cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+	size_t n = al < bl ? al : bl, i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x = load_be64(a + i), y = load_be64(b + i);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	for (; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
 	return al < bl ? -1 : al > bl;
 }
 
@@ -267,6 +284,40 @@ static int stats_bytes(pq_stats *s, const uint8_t *p, size_t len)
 		if (pm_buf_append(&s->bmax, p, len))
 			return PAIMON_ENOMEM;
 	}
+	return 0;
+}
+
+/* A batch of n byte-array values (Arrow int32 offsets): min and max found
+ * in place, copied once. */
+static int stats_bin32(pq_stats *s, const int32_t *off, const uint8_t *data, int64_t n)
+{
+	const uint8_t *mn, *mx;
+	size_t mnl, mxl;
+	int64_t i;
+	if (n <= 0)
+		return 0;
+	mn = mx = data + off[0];
+	mnl = mxl = (size_t)(off[1] - off[0]);
+	for (i = 1; i < n; i++) {
+		const uint8_t *p = data + off[i];
+		size_t l = (size_t)(off[i + 1] - off[i]);
+		if (cmp_bytes(p, l, mn, mnl) < 0)
+			mn = p, mnl = l;
+		else if (cmp_bytes(p, l, mx, mxl) > 0)
+			mx = p, mxl = l;
+	}
+	if (!s->has || cmp_bytes(mn, mnl, (const uint8_t *)s->bmin.data, s->bmin.len) < 0) {
+		pm_buf_clear(&s->bmin);
+		if (pm_buf_append(&s->bmin, mn, mnl))
+			return PAIMON_ENOMEM;
+	}
+	if (!s->has || cmp_bytes(mx, mxl, (const uint8_t *)s->bmax.data, s->bmax.len) > 0) {
+		pm_buf_clear(&s->bmax);
+		if (pm_buf_append(&s->bmax, mx, mxl))
+			return PAIMON_ENOMEM;
+	}
+	s->has = 1;
+	s->values += n;
 	return 0;
 }
 
@@ -876,16 +927,16 @@ static int convert_fixed(const pq_colw *c, const struct ArrowArray *a, int64_t p
 static int col_fallback(pq_colw *c)
 {
 	size_t i;
-	const uint64_t *off = (const uint64_t *)(const void *)c->dict.offsets.data;
 	pm_buf_clear(&c->plain);
 	if (pm_buf_reserve(&c->plain, c->page_plain))
 		return PAIMON_ENOMEM;
 	for (i = 0; i < c->n_idx; i++) {
-		uint32_t e = c->idx[i];
+		uint32_t len;
+		const uint8_t *v = pq_dictbuild_value(&c->dict, c->idx[i], &len);
 		if (c->width) {
-			if (pm_buf_append(&c->plain, c->dict.values.data + (size_t)e * (size_t)c->width, (size_t)c->width))
+			if (pm_buf_append(&c->plain, v, len))
 				return PAIMON_ENOMEM;
-		} else if (pq_plain_encode_bytes(&c->plain, c->dict.values.data + off[e], (uint32_t)(off[e + 1] - off[e]))) {
+		} else if (pq_plain_encode_bytes(&c->plain, v, len)) {
 			return PAIMON_ENOMEM;
 		}
 	}
@@ -961,20 +1012,53 @@ static int put_bytes(pq_writer *w, pq_colw *c, const uint8_t *p, size_t len)
 	return pq_plain_encode_bytes(&c->plain, p, (uint32_t)len);
 }
 
+/* n non-null byte-array values from Arrow int32 offsets, in batches that
+ * end where the per-value checks of after_dict_put could fire (the early
+ * decision at DICT_EARLY_VALUES, the dictionary size limit). */
+static int put_bin32(pq_writer *w, pq_colw *c, const int32_t *off, const uint8_t *data, int64_t n)
+{
+	int rc;
+	while (n > 0) {
+		int64_t k = n, done;
+		int dict = c->use_dict;
+		if (dict) {
+			if (c->pages == 0 && c->n_idx < DICT_EARLY_VALUES && k > DICT_EARLY_VALUES - (int64_t)c->n_idx)
+				k = DICT_EARLY_VALUES - (int64_t)c->n_idx;
+			if (grow((void **)&c->idx, &c->cap_idx, c->n_idx + (size_t)k, sizeof *c->idx))
+				return PAIMON_ENOMEM;
+			if ((rc = pq_dictbuild_put_binary_upto(&c->dict, off, data, k, c->idx + c->n_idx,
+				w->o.dict_page_size > 0 ? (size_t)w->o.dict_page_size : 0, &done)))
+				return rc;
+			c->n_idx += (size_t)done;
+		} else {
+			if ((rc = pq_plain_encode_binary(&c->plain, off, data, k)))
+				return rc;
+			done = k;
+		}
+		if (w->o.statistics) {
+			if ((rc = stats_bin32(&c->pst, off, data, done)))
+				return rc;
+		} else {
+			c->pst.values += done;
+		}
+		c->page_values += done;
+		c->page_plain += (size_t)(4 * done + (off[done] - off[0]));
+		if (dict && (rc = after_dict_put(w, c)))
+			return rc;
+		off += done;
+		n -= done;
+	}
+	return 0;
+}
+
 /* n non-null values of Arrow array a at physical positions pos.. */
 static int put_values(pq_writer *w, pq_colw *c, const struct ArrowArray *a, int64_t pos, int64_t n)
 {
 	int rc;
 	int64_t i;
 	switch (c->cv) {
-	case CV_BIN32: {
-		const int32_t *off = a->buffers[1];
-		const uint8_t *data = a->buffers[2];
-		for (i = 0; i < n; i++)
-			if ((rc = put_bytes(w, c, data + off[pos + i], (size_t)(off[pos + i + 1] - off[pos + i]))))
-				return rc;
-		return 0;
-	}
+	case CV_BIN32:
+		return put_bin32(w, c, (const int32_t *)a->buffers[1] + pos, a->buffers[2], n);
 	case CV_BIN64: {
 		const int64_t *off = a->buffers[1];
 		const uint8_t *data = a->buffers[2];
