@@ -253,14 +253,20 @@ void pq_pack32(uint8_t *out, const uint32_t *in, size_t n, int w)
 	for (i = 0; i < n; i++) {
 		acc |= ((uint64_t)in[i] & mask) << nbits;
 		nbits += w;
-		while (nbits >= 8) {
-			*out++ = (uint8_t)acc;
-			acc >>= 8;
-			nbits -= 8;
+		if (nbits >= 32) {
+			uint32_t lo = (uint32_t)acc;
+			uint8_t b4[4] = {(uint8_t)lo, (uint8_t)(lo >> 8), (uint8_t)(lo >> 16), (uint8_t)(lo >> 24)};
+			memcpy(out, b4, 4);
+			out += 4;
+			acc >>= 32;
+			nbits -= 32;
 		}
 	}
-	if (nbits > 0)
-		*out = (uint8_t)acc;
+	while (nbits > 0) {
+		*out++ = (uint8_t)acc;
+		acc >>= 8;
+		nbits -= 8;
+	}
 }
 
 void pq_pack64(uint8_t *out, const uint64_t *in, size_t n, int w)

@@ -411,6 +411,44 @@ static inline int put1(pq_rle_enc *e, uint32_t v)
 	return 0;
 }
 
+/* g groups of 8 literal values, bit-packed in one go (what g calls of
+ * write_bp_group would write). Only at a group boundary (nbuf == 0). */
+static int put_bp_groups(pq_rle_enc *e, const uint32_t *v, int64_t g)
+{
+	while (g > 0) {
+		int64_t k;
+		size_t bytes;
+		if (e->bp_groups >= 63)
+			end_bp_run(e);
+		if (e->bp_header == SIZE_MAX) {
+			e->bp_header = e->out->len;
+			if (pm_buf_putc(e->out, 0))
+				return PAIMON_ENOMEM;
+		}
+		k = 63 - e->bp_groups;
+		if (k > g)
+			k = g;
+		bytes = (size_t)k * (size_t)e->width;
+		if (pm_buf_reserve(e->out, bytes))
+			return PAIMON_ENOMEM;
+		pq_pack32((uint8_t *)e->out->data + e->out->len, v, (size_t)k * 8, e->width);
+		e->out->len += bytes;
+		e->out->data[e->out->len] = 0;
+		e->bp_groups += (int)k;
+		v += k * 8;
+		g -= k;
+	}
+	e->nbuf = 0;
+	e->repeat = 0;
+	return 0;
+}
+
+static inline int group_all_equal(const uint32_t *v)
+{
+	return v[0] == v[1] && v[0] == v[2] && v[0] == v[3] && v[0] == v[4] && v[0] == v[5] && v[0] == v[6] &&
+	       v[0] == v[7];
+}
+
 int pq_rle_enc_put(pq_rle_enc *e, const uint32_t *v, int64_t n)
 {
 	int64_t i;
@@ -426,6 +464,17 @@ int pq_rle_enc_put(pq_rle_enc *e, const uint32_t *v, int64_t n)
 			i = j - 1;
 			continue;
 		}
+		/* fast path: at a group boundary, groups of 8 that are not all
+		 * equal cannot start an RLE run: bit-pack them together */
+		if (e->nbuf == 0 && e->repeat == 0 && n - i >= 8 && !group_all_equal(v + i)) {
+			int64_t g = 1;
+			while (i + (g + 1) * 8 <= n && !group_all_equal(v + i + g * 8))
+				g++;
+			if ((rc = put_bp_groups(e, v + i, g)))
+				return rc;
+			i += g * 8 - 1;
+			continue;
+		}
 		if ((rc = put1(e, v[i])))
 			return rc;
 	}
@@ -436,9 +485,20 @@ int pq_rle_enc_put16(pq_rle_enc *e, const int16_t *v, int64_t n)
 {
 	int64_t i;
 	int rc;
-	for (i = 0; i < n; i++)
-		if ((rc = put1(e, (uint32_t)(uint16_t)v[i])))
+	for (i = 0; i < n; i++) {
+		uint32_t x = (uint32_t)(uint16_t)v[i];
+		if (e->repeat >= 8 && x == e->prev) {
+			int64_t j = i;
+			while (j < n && (uint32_t)(uint16_t)v[j] == e->prev && e->repeat < ((int64_t)1 << 31) - 2) {
+				j++;
+				e->repeat++;
+			}
+			i = j - 1;
+			continue;
+		}
+		if ((rc = put1(e, x)))
 			return rc;
+	}
 	return 0;
 }
 
