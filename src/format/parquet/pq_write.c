@@ -11,6 +11,8 @@
 #include "format/parquet/writer.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,7 @@ void pq_writer_opts_default(pq_writer_opts *o)
 	o->statistics = 1;
 	o->page_index = 1;
 	o->page_crc = 1;
+	o->threads = 1;
 }
 
 static int parse_bool(const char *key, const char *v, int *out)
@@ -123,6 +126,13 @@ int pq_writer_opts_set(pq_writer_opts *o, const char *key, const char *value)
 		return parse_bool(key, value, &o->page_index);
 	if (!strcmp(key, "page.crc"))
 		return parse_bool(key, value, &o->page_crc);
+	if (!strcmp(key, "threads")) {
+		int64_t t;
+		int rc = parse_size(key, value, 0, &t);
+		if (!rc)
+			o->threads = t > 0;
+		return rc;
+	}
 	return pm_err(PAIMON_EINVAL, "unknown Parquet writer option '%s'", key);
 }
 
@@ -440,6 +450,21 @@ typedef struct pq_colw {
 	int ci_valid;
 } pq_colw;
 
+/* A data page handed to the compression thread: raw bytes in, compressed
+ * bytes + CRC out; retired (header + page appended to the column's chunk)
+ * by the writer's thread in submission order. */
+#define ZQ 4
+typedef struct zjob {
+	pm_buf raw, comp;
+	uint32_t crc;
+	int rc, done;
+	int64_t bound;  /* counted in z_pend */
+	pm_err_state err;
+	pq_colw *c;
+	pm_pq_page_header ph;
+	size_t loc;
+} zjob;
+
 /* A finished chunk's column/offset index, encoded, waiting for close. */
 typedef struct pending_index {
 	pm_buf ci, oi;
@@ -471,6 +496,15 @@ struct pq_writer {
 	pm_buf raw, comp, hdr;
 	uint8_t *cvt;           /* conversion buffer */
 	uint32_t *idx_tmp;
+	/* background compression (see zjob) */
+	int z_on, z_tried, in_rg_flush, z_stop;
+	pthread_t z_th;
+	pthread_mutex_t z_mu;
+	pthread_cond_t z_work, z_done;
+	pm_codec_ctx *z_codec;
+	uint64_t z_head, z_tail, z_next; /* oldest unretired, next to submit, worker's next */
+	int64_t z_pend;                  /* upper bound of the submitted pages' header + compressed bytes */
+	zjob z_jobs[ZQ];
 	/* the footer as written (pq_writer_file_meta), valid after close */
 	pm_pq_file_meta meta;
 	pm_pq_column_order *meta_orders;
@@ -1164,38 +1198,232 @@ static int walk(pq_writer *w, pq_colw *c, size_t d, const struct ArrowArray *a, 
 
 /* ------------------------------------------------------------ pages */
 
-static int put_header_and_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *dst,
-	const pm_buf *raw, size_t *hdr_len, size_t *comp_len)
+/* Compresses raw into comp (cleared first) and computes the page CRC;
+ * safe on the compression thread (reads only constant options). */
+static int compress_page(const pq_writer *w, pm_codec_ctx *ctx, const pm_buf *raw, pm_buf *comp, uint32_t *crc)
 {
-	const void *data;
-	size_t n;
+	const void *data = raw->data ? raw->data : "";
+	size_t n = raw->len;
 	int rc;
-	if (w->o.codec == PM_CODEC_UNCOMPRESSED) {
-		data = raw->data;
-		n = raw->len;
-	} else {
-		pm_buf_clear(&w->comp);
-		if ((rc = pm_codec_compress_ctx(w->codec, w->o.codec, w->o.level, raw->data ? raw->data : "", raw->len,
-			&w->comp)))
-			return pm_err_wrap("Parquet writer: column '%s'", c->d->dotted);
-		data = w->comp.data;
-		n = w->comp.len;
+	if (w->o.codec != PM_CODEC_UNCOMPRESSED) {
+		pm_buf_clear(comp);
+		if ((rc = pm_codec_compress_ctx(ctx, w->o.codec, w->o.level, data, n, comp)))
+			return rc;
+		data = comp->data ? comp->data : "";
+		n = comp->len;
 	}
-	if (raw->len > INT32_MAX || n > INT32_MAX)
+	*crc = w->o.page_crc ? (uint32_t)crc32(0L, (const Bytef *)data, (uInt)n) : 0;
+	return 0;
+}
+
+/* Header for a page of raw_len bytes compressed to data/n, then the page,
+ * appended to dst. */
+static int finish_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *dst, size_t raw_len,
+	const void *data, size_t n, uint32_t crc, size_t *hdr_len)
+{
+	int rc;
+	if (raw_len > INT32_MAX || n > INT32_MAX)
 		return pm_err(PAIMON_EINVAL, "Parquet writer: column '%s': page larger than 2 GiB", c->d->dotted);
-	ph->uncompressed_page_size = (int32_t)raw->len;
+	ph->uncompressed_page_size = (int32_t)raw_len;
 	ph->compressed_page_size = (int32_t)n;
 	if (w->o.page_crc) {
 		ph->has_crc = 1;
-		ph->crc = (int32_t)(uint32_t)crc32(0L, (const Bytef *)(data ? data : ""), (uInt)n);
+		ph->crc = (int32_t)crc;
 	}
 	pm_buf_clear(&w->hdr);
 	if ((rc = pm_pq_page_header_encode(ph, &w->hdr)))
 		return rc;
 	*hdr_len = w->hdr.len;
-	*comp_len = n;
 	if (pm_buf_append(dst, w->hdr.data, w->hdr.len) || pm_buf_append(dst, data, n))
 		return PAIMON_ENOMEM;
+	return 0;
+}
+
+static int put_header_and_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *dst,
+	const pm_buf *raw, size_t *hdr_len, size_t *comp_len)
+{
+	uint32_t crc;
+	int rc;
+	const pm_buf *out = w->o.codec == PM_CODEC_UNCOMPRESSED ? raw : &w->comp;
+	if ((rc = compress_page(w, w->codec, raw, &w->comp, &crc)))
+		return pm_err_wrap("Parquet writer: column '%s'", c->d->dotted);
+	*comp_len = out->len;
+	return finish_page(w, c, ph, dst, raw->len, out->data ? out->data : "", out->len, crc, hdr_len);
+}
+
+/* ------------------------------------------------------------ compression thread */
+
+#define Z_HDR_MAX 256 /* a data page header is far smaller */
+static atomic_int z_live; /* compression threads of all writers */
+#define Z_MAX_LIVE 4
+
+static void *z_worker(void *arg)
+{
+	pq_writer *w = arg;
+	pthread_mutex_lock(&w->z_mu);
+	for (;;) {
+		zjob *j;
+		int rc;
+		while (w->z_next == w->z_tail && !w->z_stop)
+			pthread_cond_wait(&w->z_work, &w->z_mu);
+		if (w->z_next == w->z_tail)
+			break;
+		j = &w->z_jobs[w->z_next % ZQ];
+		pthread_mutex_unlock(&w->z_mu);
+		rc = compress_page(w, w->z_codec, &j->raw, &j->comp, &j->crc);
+		if (rc)
+			pm_err_save(&j->err);
+		pthread_mutex_lock(&w->z_mu);
+		j->rc = rc;
+		j->done = 1;
+		w->z_next++;
+		pthread_cond_broadcast(&w->z_done);
+	}
+	pthread_mutex_unlock(&w->z_mu);
+	return NULL;
+}
+
+/* Starts the compression thread once, if allowed; failing to start one
+ * just keeps compression inline. */
+static void z_start(pq_writer *w)
+{
+	w->z_tried = 1;
+	if (w->o.threads <= 0 || w->o.codec == PM_CODEC_UNCOMPRESSED)
+		return;
+	if (atomic_fetch_add(&z_live, 1) >= Z_MAX_LIVE) {
+		atomic_fetch_sub(&z_live, 1);
+		return;
+	}
+	if (pm_codec_ctx_new(&w->z_codec)) {
+		atomic_fetch_sub(&z_live, 1);
+		return;
+	}
+	if (pthread_mutex_init(&w->z_mu, NULL))
+		goto fail_mu;
+	if (pthread_cond_init(&w->z_work, NULL))
+		goto fail_work;
+	if (pthread_cond_init(&w->z_done, NULL))
+		goto fail_done;
+	if (pthread_create(&w->z_th, NULL, z_worker, w))
+		goto fail_th;
+	w->z_on = 1;
+	return;
+fail_th:
+	pthread_cond_destroy(&w->z_done);
+fail_done:
+	pthread_cond_destroy(&w->z_work);
+fail_work:
+	pthread_mutex_destroy(&w->z_mu);
+fail_mu:
+	pm_codec_ctx_free(w->z_codec);
+	w->z_codec = NULL;
+	atomic_fetch_sub(&z_live, 1);
+}
+
+/* Stops and joins the thread after it finished the submitted pages. */
+static void z_stop(pq_writer *w)
+{
+	if (!w->z_on)
+		return;
+	pthread_mutex_lock(&w->z_mu);
+	w->z_stop = 1;
+	pthread_cond_signal(&w->z_work);
+	pthread_mutex_unlock(&w->z_mu);
+	pthread_join(w->z_th, NULL);
+	pthread_cond_destroy(&w->z_done);
+	pthread_cond_destroy(&w->z_work);
+	pthread_mutex_destroy(&w->z_mu);
+	pm_codec_ctx_free(w->z_codec);
+	w->z_codec = NULL;
+	w->z_on = 0;
+	atomic_fetch_sub(&z_live, 1);
+}
+
+/* Retires the oldest submitted page (waits for it unless nowait; returns 1
+ * when nowait and it is not ready). */
+static int z_retire(pq_writer *w, int nowait)
+{
+	zjob *j = &w->z_jobs[w->z_head % ZQ];
+	pq_colw *c;
+	page_loc *pl;
+	size_t hl;
+	int rc;
+	pthread_mutex_lock(&w->z_mu);
+	if (nowait && !j->done) {
+		pthread_mutex_unlock(&w->z_mu);
+		return 1;
+	}
+	while (!j->done)
+		pthread_cond_wait(&w->z_done, &w->z_mu);
+	pthread_mutex_unlock(&w->z_mu);
+	j->done = 0;
+	w->z_head++;
+	w->z_pend -= j->bound;
+	c = j->c;
+	if (j->rc) {
+		pm_err_restore(&j->err);
+		return pm_err_wrap("Parquet writer: column '%s'", c->d->dotted);
+	}
+	{
+		const pm_buf *out = w->o.codec == PM_CODEC_UNCOMPRESSED ? &j->raw : &j->comp;
+		size_t start = c->chunk.len;
+		if ((rc = finish_page(w, c, &j->ph, &c->chunk, j->raw.len, out->data ? out->data : "", out->len, j->crc,
+			&hl)))
+			return rc;
+		pl = &c->locs[j->loc];
+		pl->offset = (int64_t)start;
+		pl->size = (int32_t)(hl + out->len);
+		c->chunk_uncomp += (int64_t)(hl + j->raw.len);
+		c->chunk_comp += (int64_t)(hl + out->len);
+	}
+	return 0;
+}
+
+/* Retires every submitted page. */
+static int z_drain(pq_writer *w)
+{
+	int rc;
+	while (w->z_head < w->z_tail)
+		if ((rc = z_retire(w, 0)))
+			return rc;
+	return 0;
+}
+
+/* Hands w->raw (a data page of column c, header ph, location loc) to the
+ * thread; w->raw gets a recycled buffer. */
+static int z_submit(pq_writer *w, pq_colw *c, const pm_pq_page_header *ph, size_t loc)
+{
+	zjob *j;
+	pm_buf t;
+	int rc;
+	if (w->z_tail - w->z_head == ZQ && (rc = z_retire(w, 0)))
+		return rc;
+	j = &w->z_jobs[w->z_tail % ZQ];
+	t = j->raw;
+	j->raw = w->raw;
+	w->raw = t;
+	j->c = c;
+	j->ph = *ph;
+	j->loc = loc;
+	j->rc = 0;
+	{
+		/* a safe margin over every codec's bound */
+		size_t b1 = pm_codec_max_compressed_len(w->o.codec, j->raw.len), b2 = j->raw.len + j->raw.len / 4;
+		j->bound = (int64_t)(b1 > b2 ? b1 : b2) + Z_HDR_MAX;
+	}
+	w->z_pend += j->bound;
+	pthread_mutex_lock(&w->z_mu);
+	w->z_tail++;
+	pthread_cond_signal(&w->z_work);
+	pthread_mutex_unlock(&w->z_mu);
+	/* keep the chunks growing with whatever is done already */
+	while (w->z_head < w->z_tail) {
+		rc = z_retire(w, 1);
+		if (rc == 1)
+			break;
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -1319,15 +1547,25 @@ static int flush_page(pq_writer *w, pq_colw *c)
 	ph.data_page_header.encoding = dict_page ? PM_PQ_ENC_PLAIN_DICTIONARY : PM_PQ_ENC_PLAIN;
 	ph.data_page_header.definition_level_encoding = PM_PQ_ENC_RLE;
 	ph.data_page_header.repetition_level_encoding = PM_PQ_ENC_RLE;
-	start = c->chunk.len;
-	if ((rc = put_header_and_page(w, c, &ph, &c->chunk, raw, &hl, &cl)))
-		return rc;
+	if (!w->z_tried && !w->in_rg_flush)
+		z_start(w);
 	if (grow((void **)&c->locs, &c->cap_locs, c->n_locs + 1, sizeof *c->locs))
 		return PAIMON_ENOMEM;
+	if (w->z_on) {
+		memset(&c->locs[c->n_locs], 0, sizeof *c->locs);
+		if ((rc = z_submit(w, c, &ph, c->n_locs)))
+			return rc;
+	} else {
+		start = c->chunk.len;
+		if ((rc = put_header_and_page(w, c, &ph, &c->chunk, raw, &hl, &cl)))
+			return rc;
+		memset(&c->locs[c->n_locs], 0, sizeof *c->locs);
+		c->locs[c->n_locs].offset = (int64_t)start;
+		c->locs[c->n_locs].size = (int32_t)(hl + cl);
+		c->chunk_uncomp += (int64_t)(hl + raw->len);
+		c->chunk_comp += (int64_t)(hl + cl);
+	}
 	pl = &c->locs[c->n_locs++];
-	memset(pl, 0, sizeof *pl);
-	pl->offset = (int64_t)start;
-	pl->size = (int32_t)(hl + cl);
 	pl->first_row = c->chunk_rows;
 	pl->nulls = c->pst.nulls;
 	pl->null_page = c->page_values == 0;
@@ -1342,8 +1580,6 @@ static int flush_page(pq_writer *w, pq_colw *c)
 	} else {
 		c->cst.nulls += c->pst.nulls;
 	}
-	c->chunk_uncomp += (int64_t)(hl + raw->len);
-	c->chunk_comp += (int64_t)(hl + cl);
 	c->chunk_values += c->page_entries;
 	c->chunk_rows += c->page_rows;
 	c->pages++;
@@ -1689,6 +1925,14 @@ static int flush_row_group(pq_writer *w)
 		return PAIMON_ENOMEM;
 	if (!(ccs = pm_calloc(w->s->n_cols, sizeof *ccs)) || keep(w, ccs))
 		return PAIMON_ENOMEM;
+	/* last pages of all columns first (they compress meanwhile), then the chunks */
+	w->in_rg_flush = 1;
+	for (i = 0; i < w->s->n_cols; i++)
+		if ((rc = flush_page(w, &w->cols[i])))
+			return rc;
+	if (w->z_on && (rc = z_drain(w)))
+		return rc;
+	w->in_rg_flush = 0;
 	for (i = 0; i < w->s->n_cols; i++) {
 		pq_colw *c = &w->cols[i];
 		if ((rc = write_chunk(w, c, i, &ccs[i])))
@@ -1862,10 +2106,23 @@ static int write_batch(pq_writer *w, const struct ArrowArray *b, const struct Ar
 			const struct ArrowArray *ch = b->children[c->d->top];
 			if ((rc = col_rows(w, c, ch, ch->offset + b->offset + r, n)))
 				return rc;
-			buffered += col_buffered(c);
 		}
 		r += n;
 		w->rg_rows += n;
+		for (i = 0; i < w->s->n_cols; i++)
+			buffered += col_buffered(&w->cols[i]);
+		/* Pages still being compressed: their sizes decide the row-group
+		 * cut and the next slice only near the boundary; there, wait for
+		 * them, so the layout does not depend on the thread. */
+		if (w->z_on && w->z_head < w->z_tail) {
+			int64_t up = buffered + w->z_pend;
+			if (up >= w->o.row_group_size || (w->o.row_group_size - up) / (up / w->rg_rows + 1) + 1 < 65536) {
+				if ((rc = z_drain(w)))
+					return rc;
+				for (buffered = 0, i = 0; i < w->s->n_cols; i++)
+					buffered += col_buffered(&w->cols[i]);
+			}
+		}
 		if (buffered >= w->o.row_group_size) {
 			if ((rc = flush_row_group(w)))
 				return rc;
@@ -1963,6 +2220,7 @@ int pq_writer_close(pq_writer *w)
 		w->failed = 1;
 		return pm_err_wrap("cannot write Parquet file '%s'", w->path);
 	}
+	z_stop(w);
 	o = w->out;
 	w->out = NULL;
 	w->closed = 1;
@@ -1977,6 +2235,11 @@ void pq_writer_free(pq_writer *w)
 	size_t i;
 	if (!w)
 		return;
+	z_stop(w);
+	for (i = 0; i < ZQ; i++) {
+		pm_buf_dispose(&w->z_jobs[i].raw);
+		pm_buf_dispose(&w->z_jobs[i].comp);
+	}
 	if (w->out)
 		pm_out_abort(w->out);
 	if (w->cols)

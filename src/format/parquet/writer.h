@@ -35,6 +35,9 @@ typedef struct pq_writer_opts {
 	int statistics;         /* default 1: chunk statistics and ColumnIndex */
 	int page_index;         /* default 1: ColumnIndex + OffsetIndex */
 	int page_crc;           /* default 1 */
+	int threads;            /* default 1: pages are compressed on a background
+	                         * thread while the next ones are encoded (the
+	                         * bytes written do not depend on it); 0: inline */
 } pq_writer_opts;
 
 void pq_writer_opts_default(pq_writer_opts *o);
