@@ -12,6 +12,7 @@ wh=${1:-$root/warehouse}
 "$root/scripts/deps.sh" python
 cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C "$root/build" paimonc >/dev/null
+rm -rf "$root"/build/lib.* "$root"/build/temp.* "$root"/build/bdist.*   # never reuse stale extension objects
 "$root/.venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation "$root"
 cd "$root/examples"
 "$root/.venv/bin/python" pipeline.py "$wh"

@@ -42,6 +42,7 @@ if [ $quick -eq 0 ]; then
 fi
 
 stage "Python package and pypaimon interop"
+rm -rf "$root"/build/lib.* "$root"/build/temp.* "$root"/build/bdist.*   # never reuse stale extension objects
 "$root/.venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation "$root"
 # Run from a directory without the sources so the installed package is tested.
 (cd "$root/tests" && "$py" -m pytest -q -p no:cacheprovider "$root/tests/python" "$root/tests/interop")

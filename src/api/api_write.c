@@ -25,6 +25,36 @@ struct paimon_table_commit {
 
 /* ------------------------------------------------------------------ write */
 
+/* BLOB values live in dedicated .blob files next to the data file (spec
+ * ai-format); until that is implemented, writing them inline into Parquet
+ * would make tables Java reads differently, so such writes are refused. */
+static int has_blob(const pm_type *t)
+{
+	size_t i;
+	if (!t)
+		return 0;
+	if (t->root == PM_BLOB)
+		return 1;
+	if (has_blob(t->element) || has_blob(t->key) || has_blob(t->value))
+		return 1;
+	for (i = 0; i < t->nfields; i++)
+		if (has_blob(t->fields[i].type))
+			return 1;
+	return 0;
+}
+
+static int refuse_blob_columns(const paimon_table *t)
+{
+	const pm_table_schema *s = t->schema->schema;
+	size_t i;
+	for (i = 0; i < s->nfields; i++)
+		if (has_blob(s->fields[i].type))
+			return pm_err(PAIMON_EUNSUPPORTED,
+				      "table '%s': column '%s' holds BLOB values, which are written to .blob files; "
+				      "paimonc cannot write them yet", t->identifier, s->fields[i].name);
+	return 0;
+}
+
 int paimon_table_write_new(paimon_table_write **out, paimon_table *t, const paimon_options *opts)
 {
 	paimon_table_write *h;
@@ -32,6 +62,8 @@ int paimon_table_write_new(paimon_table_write **out, paimon_table *t, const paim
 	if (!out || !t)
 		return pm_err(PAIMON_EINVAL, "paimon_table_write_new: NULL argument");
 	*out = NULL;
+	if ((rc = refuse_blob_columns(t)))
+		return rc;
 	if (!(h = pm_calloc(1, sizeof *h)))
 		return PAIMON_ENOMEM;
 	if ((rc = pm_table_writer_new(t->io, t->path, t->schema->schema, opts ? &opts->map : NULL, &h->w))) {

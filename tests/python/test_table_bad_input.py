@@ -117,3 +117,20 @@ def test_missing_table_and_bad_time_travel(tmp_path):
     with pytest.raises(PaimonError) as e:
         _read(t.copy({"scan.tag-name": "no-such-tag"}))
     assert "no-such-tag" in str(e.value)
+
+
+def test_blob_columns_are_refused_not_written_inline(tmp_path):
+    from paimonc import UnsupportedError
+    wh = str(tmp_path / "w")
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    cat.create_table("db.b", paimonc.Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int64()), ("img", pa.large_binary())]),
+        options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"}), False)
+    t = cat.get_table("db.b")
+    assert str(t.fields[1].type) == "BLOB"
+    with pytest.raises(UnsupportedError) as e:
+        with t.new_batch_write_builder().new_write() as w:
+            w.write_arrow(pa.table({"id": [1], "img": pa.array([b"x"], pa.large_binary())}))
+    assert "img" in str(e.value) and "BLOB" in str(e.value)
+    assert t.latest_snapshot() is None
