@@ -226,9 +226,9 @@ def main():
         assert pc["rows"] == py["rows"] == args.rows and pc["checksum"] == py["checksum"], (pc, py)
         report("b. full read to Arrow (paimonc-written table)", pc, py)
     if "d" in only:
-        # a second table of the same rows rolled into ~100 files
+        # a second table of the same rows rolled into 100 files (target-file-row-num)
         run_child("paimonc", "write", table_wh, data=data, table="b.d",
-                  opts=json.dumps({"target-file-size": str(max(4096, args.rows // 100 * 12)) + " b"}))
+                  opts=json.dumps({"target-file-row-num": str(max(1, args.rows // 100))}))
         lo, hi = args.rows // 2, args.rows // 2 + args.rows // 100 - 1
         # 1% of the ids; files are written in id order so stats prune the rest
         # (only when the write rolled several files: see target-file-size)
