@@ -450,7 +450,10 @@ static int primary(ps *s, pm_predicate **out)
 {
 	int rc;
 	*out = NULL;
-	if (++s->depth > PM_PRED_MAX_DEPTH)
+	/* A tree level costs the parser at most two levels (NOT + its
+	 * parenthesis), so text that prints from any valid tree parses back;
+	 * the tree's own depth is checked after parsing. */
+	if (++s->depth > 2 * PM_PRED_MAX_DEPTH + 2)
 		return perr(s, "nested too deep");
 	if (kw(s, "not")) {
 		pm_predicate *a;
@@ -521,6 +524,18 @@ static int parse_or(ps *s, pm_predicate **out)
 	return chain(s, out, PM_PRED_OR);
 }
 
+/* Depth of a parsed tree (bounded by the parser's own limit). */
+static int tree_depth(const pm_predicate *p)
+{
+	int d = 0;
+	for (size_t i = 0; i < p->nkids; i++) {
+		int k = tree_depth(p->kids[i]);
+		if (k > d)
+			d = k;
+	}
+	return d + 1;
+}
+
 int pm_pred_parse(const char *text, pm_predicate **out)
 {
 	*out = NULL;
@@ -535,6 +550,10 @@ int pm_pred_parse(const char *text, pm_predicate **out)
 	if (*s.p) {
 		pm_pred_free(p);
 		return perr(&s, "unexpected text after the predicate");
+	}
+	if (tree_depth(p) > PM_PRED_MAX_DEPTH + 1) {
+		pm_pred_free(p);
+		return pm_err(PAIMON_EINVAL, "predicate text nests deeper than %d levels", PM_PRED_MAX_DEPTH);
 	}
 	*out = p;
 	return 0;
