@@ -572,10 +572,12 @@ static int next_block(pm_avro_reader *r)
 			if ((uint32_t)crc != be32(payload + n))
 				return blk_err(r, "snappy CRC32 mismatch", NULL);
 		}
-		r->d.p = (const uint8_t *)r->block.data;
-		r->d.end = r->d.p + r->block.len;
-		if (!r->d.p)
-			r->d.p = r->d.end = payload; /* empty */
+		if (r->block.data) {
+			r->d.p = (const uint8_t *)r->block.data;
+			r->d.end = r->d.p + r->block.len;
+		} else {
+			r->d.p = r->d.end = payload; /* empty: no pointer arithmetic on NULL */
+		}
 		break;
 	}
 	}
