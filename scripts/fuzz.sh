@@ -19,7 +19,10 @@ for bin in "$bdir"/fuzz_*; do
   if ASAN_OPTIONS=detect_leaks=1 "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$root/fuzz/findings/$name/" "$work" "$seeds" >"$log" 2>&1; then
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
-    [ -n "$execs" ] || execs=$(grep -Eo '#[0-9]+' "$log" | tail -1 | tr -d '#')
+    # "Done N runs in S second(s)" (the recommended-dictionary lines after
+    # the last status line may contain "#<digits>" too)
+    [ -n "$execs" ] || execs=$(grep -Eo '^Done [0-9]+ runs' "$log" | tail -1 | grep -Eo '[0-9]+' || true)
+    [ -n "$execs" ] || execs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
     echo "fuzz $name: ok, ${execs:-?} executions in ${secs}s"
   else
     echo "fuzz $name: FAILED" >&2
