@@ -107,7 +107,7 @@ static PyObject *raise_einval(const char *fmt, const char *what)
  * because they are an invalid *name*, which is what the caller is told.
  * The buffer belongs to `o` and lives as long as `o` does.
  */
-static int as_cstr(PyObject *o, const char *what, const char **out)
+int pm_py_as_cstr(PyObject *o, const char *what, const char **out)
 {
 	Py_ssize_t n = 0;
 	if (!PyUnicode_Check(o)) {
@@ -132,7 +132,7 @@ static int as_cstr_or_null(PyObject *o, const char *what, const char **out)
 		*out = NULL;
 		return 0;
 	}
-	return as_cstr(o, what, out);
+	return pm_py_as_cstr(o, what, out);
 }
 
 static PyObject *str_or_none(const char *s)
@@ -174,18 +174,7 @@ static PyObject *id_list(const int64_t *ids, size_t count)
 	return list;
 }
 
-/*
- * Runs `stmt` with the GIL released while holding `lk` (a PyThread lock of
- * the object the call works on).
- */
-#define NATIVE_CALL(lk, stmt)                              \
-	do {                                               \
-		Py_BEGIN_ALLOW_THREADS                     \
-		PyThread_acquire_lock((lk), WAIT_LOCK);    \
-		stmt;                                      \
-		PyThread_release_lock((lk));               \
-		Py_END_ALLOW_THREADS                       \
-	} while (0)
+#define NATIVE_CALL(lk, stmt) PM_PY_CALL_LOCKED(lk, stmt)
 
 /* ------------------------------------------------------------- schema */
 
@@ -587,7 +576,7 @@ static PyObject *table_create_tag(TableObject *o, PyObject *args)
 	const char *name;
 	if (!PyArg_ParseTuple(args, "OLp:create_tag", &name_o, &snapshot_id, &ignore))
 		return NULL;
-	if (as_cstr(name_o, "tag name", &name) < 0)
+	if (pm_py_as_cstr(name_o, "tag name", &name) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_table_create_tag(o->t, name, (int64_t)snapshot_id, ignore));
@@ -603,7 +592,7 @@ static PyObject *table_delete_tag(TableObject *o, PyObject *args)
 	const char *name;
 	if (!PyArg_ParseTuple(args, "Op:delete_tag", &name_o, &ignore))
 		return NULL;
-	if (as_cstr(name_o, "tag name", &name) < 0)
+	if (pm_py_as_cstr(name_o, "tag name", &name) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_table_delete_tag(o->t, name, ignore));
@@ -628,7 +617,7 @@ static PyObject *table_list_tags(TableObject *o, PyObject *unused)
 static PyObject *table_tag_snapshot(TableObject *o, PyObject *name_o)
 {
 	const char *name;
-	if (as_cstr(name_o, "tag name", &name) < 0)
+	if (pm_py_as_cstr(name_o, "tag name", &name) < 0)
 		return NULL;
 	paimon_snapshot *s = NULL;
 	int rc;
@@ -674,7 +663,7 @@ typedef struct {
 } CatalogObject;
 
 /* Fills a paimon_options from a dict[str, str]. */
-static int options_from_dict(PyObject *d, paimon_options *opts, const char *what)
+int pm_py_options_from_dict(PyObject *d, paimon_options *opts, const char *what)
 {
 	PyObject *k, *v;
 	Py_ssize_t pos = 0;
@@ -684,7 +673,7 @@ static int options_from_dict(PyObject *d, paimon_options *opts, const char *what
 	}
 	while (PyDict_Next(d, &pos, &k, &v)) {
 		const char *ks, *vs;
-		if (as_cstr(k, "option key", &ks) < 0 || as_cstr(v, "option value", &vs) < 0)
+		if (pm_py_as_cstr(k, "option key", &ks) < 0 || pm_py_as_cstr(v, "option value", &vs) < 0)
 			return -1;
 		int rc = paimon_options_set(opts, ks, vs);
 		if (rc != 0) {
@@ -710,7 +699,7 @@ static int catalog_init(CatalogObject *self, PyObject *args, PyObject *kwds)
 		raise_last(rc);
 		return -1;
 	}
-	if (options_from_dict(d, opts, "catalog options") < 0) {
+	if (pm_py_options_from_dict(d, opts, "catalog options") < 0) {
 		paimon_options_free(opts);
 		return -1;
 	}
@@ -765,7 +754,7 @@ static PyObject *catalog_create_database(CatalogObject *o, PyObject *args)
 	const char *name;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "Op:create_database", &name_o, &ignore))
 		return NULL;
-	if (as_cstr(name_o, "database name", &name) < 0)
+	if (pm_py_as_cstr(name_o, "database name", &name) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_catalog_create_database(o->c, name, ignore));
@@ -781,7 +770,7 @@ static PyObject *catalog_drop_database(CatalogObject *o, PyObject *args)
 	const char *name;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "Opp:drop_database", &name_o, &ignore, &cascade))
 		return NULL;
-	if (as_cstr(name_o, "database name", &name) < 0)
+	if (pm_py_as_cstr(name_o, "database name", &name) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_catalog_drop_database(o->c, name, ignore, cascade));
@@ -793,7 +782,7 @@ static PyObject *catalog_drop_database(CatalogObject *o, PyObject *args)
 static PyObject *catalog_database_exists(CatalogObject *o, PyObject *name_o)
 {
 	const char *name;
-	if (catalog_ready(o) < 0 || as_cstr(name_o, "database name", &name) < 0)
+	if (catalog_ready(o) < 0 || pm_py_as_cstr(name_o, "database name", &name) < 0)
 		return NULL;
 	int rc, exists = 0;
 	NATIVE_CALL(o->lock, rc = paimon_catalog_database_exists(o->c, name, &exists));
@@ -820,7 +809,7 @@ static PyObject *catalog_list_databases(CatalogObject *o, PyObject *unused)
 static PyObject *catalog_list_tables(CatalogObject *o, PyObject *name_o)
 {
 	const char *name;
-	if (catalog_ready(o) < 0 || as_cstr(name_o, "database name", &name) < 0)
+	if (catalog_ready(o) < 0 || pm_py_as_cstr(name_o, "database name", &name) < 0)
 		return NULL;
 	char **names = NULL;
 	size_t n = 0;
@@ -847,7 +836,7 @@ static int str_array(PyObject *seq, const char *what, PyObject **fast_out, const
 		return -1;
 	}
 	for (Py_ssize_t i = 0; i < n; i++) {
-		if (as_cstr(PySequence_Fast_GET_ITEM(fast, i), what, &arr[i]) < 0) {
+		if (pm_py_as_cstr(PySequence_Fast_GET_ITEM(fast, i), what, &arr[i]) < 0) {
 			PyMem_Free(arr);
 			Py_DECREF(fast);
 			return -1;
@@ -907,7 +896,7 @@ static int build_spec(PyObject *arrow, PyObject *columns, PyObject *pkeys, PyObj
 			const char *name, *type, *desc;
 			if (!PyArg_ParseTuple(col, "OO|O:column", &cn, &ct, &cd))
 				goto fail;
-			if (as_cstr(cn, "column name", &name) < 0 || as_cstr(ct, "column type", &type) < 0 ||
+			if (pm_py_as_cstr(cn, "column name", &name) < 0 || pm_py_as_cstr(ct, "column type", &type) < 0 ||
 			    as_cstr_or_null(cd, "column comment", &desc) < 0)
 				goto fail;
 			rc = paimon_schema_spec_add_column(spec, name, type, desc);
@@ -951,7 +940,7 @@ static int build_spec(PyObject *arrow, PyObject *columns, PyObject *pkeys, PyObj
 			const char *ks, *vs;
 			if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "OO:option", &k, &v))
 				goto fail;
-			if (as_cstr(k, "option key", &ks) < 0 || as_cstr(v, "option value", &vs) < 0)
+			if (pm_py_as_cstr(k, "option key", &ks) < 0 || pm_py_as_cstr(v, "option value", &vs) < 0)
 				goto fail;
 			rc = paimon_schema_spec_set_option(spec, ks, vs);
 			if (rc != 0) {
@@ -963,7 +952,7 @@ static int build_spec(PyObject *arrow, PyObject *columns, PyObject *pkeys, PyObj
 	}
 	if (comment != Py_None) {
 		const char *cs;
-		if (as_cstr(comment, "table comment", &cs) < 0)
+		if (pm_py_as_cstr(comment, "table comment", &cs) < 0)
 			goto fail;
 		rc = paimon_schema_spec_set_comment(spec, cs);
 		if (rc != 0) {
@@ -988,7 +977,7 @@ static PyObject *catalog_create_table(CatalogObject *o, PyObject *args)
 	    !PyArg_ParseTuple(args, "OOOOOOOp:create_table", &ident_o, &arrow, &columns, &pkeys, &prkeys,
 			      &options, &comment, &ignore))
 		return NULL;
-	if (as_cstr(ident_o, "table identifier", &ident) < 0)
+	if (pm_py_as_cstr(ident_o, "table identifier", &ident) < 0)
 		return NULL;
 	paimon_schema_spec *spec = NULL;
 	if (build_spec(arrow, columns, pkeys, prkeys, options, comment, &spec) < 0)
@@ -1008,7 +997,7 @@ static PyObject *catalog_create_table_json(CatalogObject *o, PyObject *args)
 	const char *ident, *json;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "OOp:create_table_json", &ident_o, &json_o, &ignore))
 		return NULL;
-	if (as_cstr(ident_o, "table identifier", &ident) < 0 || as_cstr(json_o, "schema JSON", &json) < 0)
+	if (pm_py_as_cstr(ident_o, "table identifier", &ident) < 0 || pm_py_as_cstr(json_o, "schema JSON", &json) < 0)
 		return NULL;
 	paimon_schema_spec *spec = NULL;
 	int rc = paimon_schema_spec_from_json(&spec, json);
@@ -1028,7 +1017,7 @@ static PyObject *catalog_drop_table(CatalogObject *o, PyObject *args)
 	const char *ident;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "Op:drop_table", &ident_o, &ignore))
 		return NULL;
-	if (as_cstr(ident_o, "table identifier", &ident) < 0)
+	if (pm_py_as_cstr(ident_o, "table identifier", &ident) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_catalog_drop_table(o->c, ident, ignore));
@@ -1043,7 +1032,7 @@ static PyObject *catalog_rename_table(CatalogObject *o, PyObject *args)
 	const char *from, *to;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "OO:rename_table", &from_o, &to_o))
 		return NULL;
-	if (as_cstr(from_o, "table identifier", &from) < 0 || as_cstr(to_o, "table identifier", &to) < 0)
+	if (pm_py_as_cstr(from_o, "table identifier", &from) < 0 || pm_py_as_cstr(to_o, "table identifier", &to) < 0)
 		return NULL;
 	int rc;
 	NATIVE_CALL(o->lock, rc = paimon_catalog_rename_table(o->c, from, to));
@@ -1055,7 +1044,7 @@ static PyObject *catalog_rename_table(CatalogObject *o, PyObject *args)
 static PyObject *catalog_get_table(CatalogObject *o, PyObject *ident_o)
 {
 	const char *ident;
-	if (catalog_ready(o) < 0 || as_cstr(ident_o, "table identifier", &ident) < 0)
+	if (catalog_ready(o) < 0 || pm_py_as_cstr(ident_o, "table identifier", &ident) < 0)
 		return NULL;
 	paimon_table *t = NULL;
 	int rc;
@@ -1096,7 +1085,7 @@ static int change_from_tuple(PyObject *t, paimon_schema_change **out)
 		return -1;
 	}
 	const char *kind;
-	if (as_cstr(PyTuple_GET_ITEM(t, 0), "schema change kind", &kind) < 0)
+	if (pm_py_as_cstr(PyTuple_GET_ITEM(t, 0), "schema change kind", &kind) < 0)
 		return -1;
 	Py_ssize_t n = PyTuple_GET_SIZE(t);
 	const char *a[5] = {NULL, NULL, NULL, NULL, NULL};
@@ -1187,7 +1176,7 @@ static PyObject *catalog_alter_table(CatalogObject *o, PyObject *args)
 	const char *ident;
 	if (catalog_ready(o) < 0 || !PyArg_ParseTuple(args, "OOp:alter_table", &ident_o, &changes_o, &ignore))
 		return NULL;
-	if (as_cstr(ident_o, "table identifier", &ident) < 0)
+	if (pm_py_as_cstr(ident_o, "table identifier", &ident) < 0)
 		return NULL;
 	PyObject *fast = PySequence_Fast(changes_o, "changes must be a sequence");
 	if (fast == NULL)

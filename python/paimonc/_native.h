@@ -9,8 +9,29 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pythread.h>
+
+struct paimon_options;
+
 /* Raises the paimonc exception class for rc with paimon_error_message(); returns NULL. */
 PyObject *pm_py_raise_last(int rc);
+
+/* UTF-8 view of a str argument (borrowed from o): TypeError for a non-str,
+ * InvalidArgumentError (a ValueError) for an embedded NUL. 0 or -1. */
+int pm_py_as_cstr(PyObject *o, const char *what, const char **out);
+/* Adds the items of a dict[str, str] to opts (TypeError for a non-dict). 0 or -1. */
+int pm_py_options_from_dict(PyObject *d, struct paimon_options *opts, const char *what);
+
+/* Runs `stmt` with the GIL released while holding `lk` (a PyThread lock of
+ * the object the call works on). */
+#define PM_PY_CALL_LOCKED(lk, stmt)                     \
+	do {                                            \
+		Py_BEGIN_ALLOW_THREADS                  \
+		PyThread_acquire_lock((lk), WAIT_LOCK); \
+		stmt;                                   \
+		PyThread_release_lock((lk));            \
+		Py_END_ALLOW_THREADS                    \
+	} while (0)
 
 /* Area initialisers, called from PyInit__native; return 0 or -1 with an exception. */
 int pm_py_add_parquet_reader(PyObject *m); /* _pq_read.c: paimonc.parquet reading */

@@ -31,14 +31,7 @@
 
 #include "paimonc/paimonc.h"
 
-#define CALL_LOCKED(lk, stmt)                           \
-	do {                                            \
-		Py_BEGIN_ALLOW_THREADS                  \
-		PyThread_acquire_lock((lk), WAIT_LOCK); \
-		stmt;                                   \
-		PyThread_release_lock((lk));            \
-		Py_END_ALLOW_THREADS                    \
-	} while (0)
+#define CALL_LOCKED(lk, stmt) PM_PY_CALL_LOCKED(lk, stmt)
 
 #define CALL_NOGIL(stmt)               \
 	do {                           \
@@ -47,29 +40,9 @@
 		Py_END_ALLOW_THREADS   \
 	} while (0)
 
-static int as_utf8(PyObject *o, const char *what, const char **out)
-{
-	Py_ssize_t n = 0;
-	if (!PyUnicode_Check(o)) {
-		PyErr_Format(PyExc_TypeError, "%s must be str, not %.100s", what, Py_TYPE(o)->tp_name);
-		return -1;
-	}
-	const char *s = PyUnicode_AsUTF8AndSize(o, &n);
-	if (s == NULL)
-		return -1;
-	if ((size_t)n != strlen(s)) {
-		PyErr_Format(PyExc_ValueError, "%s must not contain a NUL character", what);
-		return -1;
-	}
-	*out = s;
-	return 0;
-}
-
 /* dict[str, str] (or None) -> paimon_options (NULL for None/empty). */
 static int options_from(PyObject *d, const char *what, paimon_options **out)
 {
-	PyObject *k, *v;
-	Py_ssize_t pos = 0;
 	*out = NULL;
 	if (d == NULL || d == Py_None)
 		return 0;
@@ -84,18 +57,8 @@ static int options_from(PyObject *d, const char *what, paimon_options **out)
 		pm_py_raise_last(rc);
 		return -1;
 	}
-	while (PyDict_Next(d, &pos, &k, &v)) {
-		const char *ks, *vs;
-		if (as_utf8(k, "option key", &ks) < 0 || as_utf8(v, "option value", &vs) < 0)
-			goto fail;
-		rc = paimon_options_set(*out, ks, vs);
-		if (rc != 0) {
-			pm_py_raise_last(rc);
-			goto fail;
-		}
-	}
-	return 0;
-fail:
+	if (pm_py_options_from_dict(d, *out, what) == 0)
+		return 0;
 	paimon_options_free(*out);
 	*out = NULL;
 	return -1;
@@ -701,7 +664,7 @@ static paimon_predicate *pred_build(PyObject *node, int depth)
 		long op = PyLong_AsLong(PyTuple_GET_ITEM(node, 2));
 		if (op == -1 && PyErr_Occurred())
 			return NULL;
-		if (as_utf8(PyTuple_GET_ITEM(node, 1), "predicate column", &col) < 0)
+		if (pm_py_as_cstr(PyTuple_GET_ITEM(node, 1), "predicate column", &col) < 0)
 			return NULL;
 		PyObject *seq = PySequence_Fast(PyTuple_GET_ITEM(node, 3), "predicate literals must be a sequence");
 		if (seq == NULL)
@@ -754,7 +717,7 @@ static PyObject *mod_predicate_parse(PyObject *m, PyObject *arg)
 	const char *text;
 	paimon_predicate *p = NULL;
 	(void)m;
-	if (as_utf8(arg, "predicate text", &text) < 0)
+	if (pm_py_as_cstr(arg, "predicate text", &text) < 0)
 		return NULL;
 	int rc = paimon_predicate_parse(&p, text);
 	if (rc != 0)
@@ -1290,7 +1253,7 @@ static PyObject *mod_read_builder_new(PyObject *m, PyObject *args)
 		Py_ssize_t pos = 0;
 		while (PyDict_Next(opts_o, &pos, &k, &v)) {
 			const char *ks, *vs;
-			if (as_utf8(k, "option key", &ks) < 0 || as_utf8(v, "option value", &vs) < 0)
+			if (pm_py_as_cstr(k, "option key", &ks) < 0 || pm_py_as_cstr(v, "option value", &vs) < 0)
 				goto fail;
 			CALL_NOGIL(rc = paimon_read_builder_with_option(o->rb, ks, vs));
 			if (rc != 0) {
@@ -1310,7 +1273,7 @@ static PyObject *mod_read_builder_new(PyObject *m, PyObject *args)
 			goto fail;
 		}
 		for (Py_ssize_t i = 0; i < ncols; i++)
-			if (as_utf8(PySequence_Fast_GET_ITEM(fast, i), "projected column", &cols[i]) < 0)
+			if (pm_py_as_cstr(PySequence_Fast_GET_ITEM(fast, i), "projected column", &cols[i]) < 0)
 				goto fail;
 		rc = paimon_read_builder_with_projection(o->rb, cols, (size_t)ncols);
 		if (rc != 0) {
