@@ -39,7 +39,7 @@ int paimon_parquet_reader_open_opts(paimon_parquet_reader **out, const char *pat
 	}
 	if (!(h = pm_calloc(1, sizeof *h)))
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_local_new(&h->io)) || (rc = pm_pq_reader_open(h->io, path, &opt, &h->r))) {
+	if ((rc = pm_fileio_default_new(&h->io)) || (rc = pm_pq_reader_open(h->io, path, &opt, &h->r))) {
 		paimon_parquet_reader_free(h);
 		return rc;
 	}
@@ -129,7 +129,7 @@ int paimon_parquet_file_meta_json(const char *path, int with_pages, char **out)
 	if (!path || !out)
 		return pm_err(PAIMON_EINVAL, "paimon_parquet_file_meta_json: NULL argument");
 	*out = NULL;
-	if ((rc = pm_fileio_local_new(&io)))
+	if ((rc = pm_fileio_default_new(&io)))
 		return rc;
 	rc = pm_pq_file_meta_json(io, path, with_pages, out);
 	pm_fileio_close(io);

@@ -62,7 +62,7 @@ PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct Arr
 		return rc;
 	if (!(pw = pm_calloc(1, sizeof *pw)))
 		return PAIMON_ENOMEM;
-	if ((rc = copy_schema(schema, &pw->schema, 0)) || (rc = pm_fileio_local_new(&pw->io)) ||
+	if ((rc = copy_schema(schema, &pw->schema, 0)) || (rc = pm_fileio_default_new(&pw->io)) ||
 	    (rc = pq_writer_open_arrow(pw->io, path, &pw->schema, &o, &pw->w))) {
 		paimon_parquet_writer_free(pw);
 		return rc;

@@ -85,6 +85,14 @@ int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
 /* Local POSIX file system. Free with pm_fileio_close. */
 int pm_fileio_local_new(pm_fileio **out);
 
+/* The FileIO the library uses for catalogs, tables and Parquet files: the
+ * local one, unless a test installed a factory (pm_fileio_set_factory; see
+ * io/fileio_fault.h). Free with pm_fileio_close. */
+int pm_fileio_default_new(pm_fileio **out);
+/* Installs fn(ctx, out) as the factory behind pm_fileio_default_new (NULL:
+ * the local FileIO). For tests; not thread-safe against running calls. */
+void pm_fileio_set_factory(int (*fn)(void *ctx, pm_fileio **out), void *ctx);
+
 static inline int pm_fileio_read_all(pm_fileio *io, const char *p, pm_buf *o) { return io->ops->read_all(io, p, o); }
 static inline int pm_fileio_read_range(pm_fileio *io, const char *p, uint64_t off, size_t n, void *d) { return io->ops->read_range(io, p, off, n, d); }
 static inline int pm_fileio_stat(pm_fileio *io, const char *p, pm_file_status *st) { return io->ops->stat(io, p, st); }

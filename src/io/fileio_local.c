@@ -193,11 +193,31 @@ static void random_suffix(char *out, size_t n)
 	out[i] = '\0';
 }
 
+/* Makes a new directory entry in dst's directory durable (best effort: a
+ * failure here cannot undo the publish, and the file itself is synced). */
+static void sync_parent_dir(const char *dst)
+{
+	const char *base = pm_path_basename(dst);
+	char dir[4096];
+	size_t n = (size_t)(base - dst);
+	int fd;
+	if (n == 0 || n >= sizeof dir)
+		return;
+	memcpy(dir, dst, n);
+	dir[n] = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
 /* Moves tmp to dst without ever replacing dst. */
 static int publish_noreplace(const char *tmp, const char *dst)
 {
 	if (link(tmp, dst) == 0) {
 		unlink(tmp);
+		sync_parent_dir(dst);
 		return 0;
 	}
 	if (errno == EEXIST) {
@@ -205,8 +225,10 @@ static int publish_noreplace(const char *tmp, const char *dst)
 		return pm_err(PAIMON_EEXISTS, "cannot publish '%s': it already exists", dst);
 	}
 	if (errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == EXDEV) {
-		if (syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, dst, RENAME_NOREPLACE) == 0)
+		if (syscall(SYS_renameat2, AT_FDCWD, tmp, AT_FDCWD, dst, RENAME_NOREPLACE) == 0) {
+			sync_parent_dir(dst);
 			return 0;
+		}
 		if (errno == EEXIST) {
 			unlink(tmp);
 			return pm_err(PAIMON_EEXISTS, "cannot publish '%s': it already exists", dst);
@@ -435,7 +457,10 @@ static int local_out_close(pm_out_stream *s)
 {
 	local_out *o = (local_out *)s;
 	int rc = 0;
-	if (close(o->fd) != 0)
+	/* Data files must be on disk before a snapshot can reference them. */
+	if (fdatasync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+		rc = os_err(errno, "cannot sync", o->path);
+	if (close(o->fd) != 0 && rc == 0)
 		rc = os_err(errno, "cannot close", o->path);
 	pm_free(o->path);
 	pm_free(o);
@@ -491,4 +516,22 @@ int pm_fileio_local_new(pm_fileio **out)
 	io->ops = &local_ops;
 	*out = io;
 	return 0;
+}
+
+/* ------------------------------------------------------------ factory */
+
+static int (*g_factory)(void *ctx, pm_fileio **out);
+static void *g_factory_ctx;
+
+void pm_fileio_set_factory(int (*fn)(void *ctx, pm_fileio **out), void *ctx)
+{
+	g_factory = fn;
+	g_factory_ctx = ctx;
+}
+
+int pm_fileio_default_new(pm_fileio **out)
+{
+	if (g_factory)
+		return g_factory(g_factory_ctx, out);
+	return pm_fileio_local_new(out);
 }

@@ -185,7 +185,7 @@ int paimon_catalog_open(paimon_catalog **out, const paimon_options *opts)
 	c = pm_calloc(1, sizeof *c);
 	if (!c)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_local_new(&c->io)) != 0)
+	if ((rc = pm_fileio_default_new(&c->io)) != 0)
 		goto fail;
 	c->warehouse = absolute_path(wh);
 	if (!c->warehouse) {
@@ -547,7 +547,7 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
-	if ((rc = pm_fileio_local_new(&t->io)) != 0)
+	if ((rc = pm_fileio_default_new(&t->io)) != 0)
 		goto fail;
 	if ((rc = pm_schema_load_latest(t->io, t->path, &s)) != 0) {
 		pm_err_wrap("table '%s'", identifier);
