@@ -45,6 +45,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -225,6 +226,15 @@ static paimon_table *open_table(void)
 	return t;
 }
 
+static void sleep_ms(int ms)
+{
+	struct timespec ts;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 /* ---------------------------------------------------------------- writer */
 
 #define WFAIL(what) do { fprintf(stderr, "stress writer %d commit %d: %s failed: %s\n", k, cno, (what), \
@@ -285,15 +295,16 @@ static int last_logged(const char *log)
 	return last;
 }
 
-/* Did a snapshot of this user with this identifier land? (public API) */
-static int landed(paimon_table *t, const char *user, int64_t ident)
+/* Did a snapshot of this user with this identifier land? Looks at the
+ * newest `depth` snapshots (public API). */
+static int landed(paimon_table *t, const char *user, int64_t ident, size_t depth)
 {
 	int64_t *ids = NULL;
 	size_t n = 0, i;
 	int found = 0;
 	if (paimon_table_snapshot_ids(t, &ids, &n))
 		return -1;
-	for (i = n; i-- > 0 && !found;) {
+	for (i = n; i-- > 0 && !found && depth-- > 0;) {
 		paimon_snapshot *s = NULL;
 		if (paimon_table_snapshot(t, ids[i], &s))
 			break;
@@ -365,7 +376,7 @@ static int writer(int k)
 				WFAIL("log append");
 			}
 		}
-		was = landed(t, user, cno);
+		was = landed(t, user, cno, SIZE_MAX);
 		snprintf(line, sizeof line, "resume id=%d landed=%d\n", cno, was);
 		append_line(ev, line);
 		if (paimon_commit_message_deserialize(&m, pb + 4, plen - 4)) {
@@ -422,6 +433,9 @@ static int writer(int k)
 		paimon_table_write_free(w);
 		if (bad)
 			goto out;
+		/* a slow step between commit and clean-up: a kill here makes the
+		 * restarted writer re-commit a commit that already landed */
+		sleep_ms(10);
 		unlink(pend);
 	}
 	rc = 0;
@@ -604,14 +618,6 @@ static pid_t spawn(int (*fn)(int), int k)
 	return p;
 }
 
-static void sleep_ms(int ms)
-{
-	struct timespec ts;
-	ts.tv_sec = ms / 1000;
-	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
 
 static int env_int(const char *name, int def, int lo, int hi)
 {
@@ -688,8 +694,10 @@ static void replay(state *s, int w, int c)
 				group *o = G(s, x, y);
 				for (i = 0; i < o->g.nparts; i++) {
 					int hit = !P.partitioned;
+					/* dynamic: the partitions the new rows lie in
+					 * (a 1-row commit to 2 partitions writes one) */
 					for (j = 0; j < ng->g.nparts && !hit; j++)
-						hit = o->g.parts[i] == ng->g.parts[j];
+						hit = ng->cnt[j] > 0 && o->g.parts[i] == ng->g.parts[j];
 					if (o->alive[i] && hit) {
 						o->alive[i] = 0;
 						s->count -= o->cnt[i];
@@ -731,13 +739,26 @@ bad:
 	return 0;
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void run(int partitioned)
 {
 	char *tmp = test_tmpdir(), path[4400];
 	paimon_options *o = NULL;
 	paimon_catalog *cat = NULL;
 	paimon_schema_spec *spec = NULL;
-	paimon_table *t = NULL;
+	paimon_table *t = NULL, *pt = NULL;
 	pid_t wp[MAXW], rp[MAXW];
 	int done[MAXW];
 	int k, kills = 0, finished = 0, w, c;
@@ -793,7 +814,7 @@ static void run(int partitioned)
 	/* kill -9 a random running writer a few times, and restart it; half of
 	 * the kills wait until the writer has a commit in flight */
 	while (kills < P.kills && finished < P.writers) {
-		int alive[MAXW], na = 0, st = 0, j;
+		int alive[MAXW], na = 0, st = 0, j, mode;
 		for (k = 0; k < P.writers; k++) {
 			if (!done[k] && waitpid(wp[k], &st, WNOHANG) == wp[k]) {
 				done[k] = 1;
@@ -806,13 +827,30 @@ static void run(int partitioned)
 		if (!na)
 			break;
 		k = alive[rng_int(&r, 0, na - 1)];
-		if (rng_int(&r, 0, 1)) {
-			ctl_path(path, sizeof path, "w%d.pending", k);
-			for (j = 0; j < 2000 && !file_exists(path); j++)
-				sleep_ms(1);
-			sleep_ms(rng_int(&r, 0, 40));
-		} else {
+		mode = rng_int(&r, 0, 2);
+		if (mode == 0) {
+			/* any moment */
 			sleep_ms(rng_int(&r, 50, 700));
+		} else {
+			/* a commit in flight: its message is persisted */
+			size_t plen = 0;
+			char *pb = NULL, user[32];
+			int32_t pid = 0;
+			ctl_path(path, sizeof path, "w%d.pending", k);
+			for (j = 0; j < 2000 && !(pb = read_file(path, &plen)); j++)
+				sleep_ms(1);
+			if (pb && plen >= 4)
+				memcpy(&pid, pb, 4);
+			free(pb);
+			if (mode == 1) {
+				sleep_ms(rng_int(&r, 0, 150));
+			} else if (pid > 0 && (pt || (pt = open_table()))) {
+				/* right after the commit landed, before the writer
+				 * removed its pending message */
+				user_name(user, sizeof user, k);
+				for (j = 0; j < 3000 && landed(pt, user, pid, 16) == 0; j++)
+					sleep_ms(1);
+			}
 		}
 		kill(wp[k], SIGKILL);
 		waitpid(wp[k], &st, 0);
@@ -825,6 +863,7 @@ static void run(int partitioned)
 			finished++;
 		}
 	}
+	paimon_table_free(pt);
 	for (k = 0; k < P.writers; k++) {
 		int st = 0;
 		if (done[k])
@@ -990,6 +1029,10 @@ static void run(int partitioned)
 	       P.readers, kills, (long long)resumes, (long long)landed_before, (long long)s.count, (long long)lost,
 	       (long long)dup, (long)(time(NULL) - t0));
 	fflush(stdout);
+	if (test_failures || getenv("PAIMONC_STRESS_KEEP"))
+		fprintf(stderr, "stress: table and logs kept in %s\n", tmp);
+	else
+		remove_tree(tmp);
 
 	for (w = 0; w < P.writers; w++)
 		for (c = 1; c <= P.commits; c++)
@@ -1002,7 +1045,7 @@ static void run(int partitioned)
 	free(tmp);
 }
 
-static void unpartitioned(void)
+static void whole_table(void)
 {
 	run(0);
 }
@@ -1012,4 +1055,4 @@ static void partitioned(void)
 	run(1);
 }
 
-TEST_MAIN(T(unpartitioned), T(partitioned))
+TEST_MAIN(T(whole_table), T(partitioned))
