@@ -32,8 +32,8 @@ status=0
 "$bdir/test_stress" >"$log" 2>&1 || status=1
 secs=$(( $(date +%s) - start ))
 
-# "stress <kind>: writers=.. commits=.. snapshots=.. reads_checked=.. readers=.. kills=..
-#  resumed_in_flight=.. landed_before_kill=.. final_rows=.. lost=.. dup=.. seconds=.."
+# "stress <kind>: writers=.. commits=.. overwrites=.. snapshots=.. reads_checked=.. readers=.. kills=..
+#  resumed_in_flight=.. landed_before_kill=.. data_files=.. multi_file_commits=.. final_rows=.. lost=.. dup=.. seconds=.."
 summary=$(awk '
   /^stress (unpartitioned|partitioned): / {
     tables++
@@ -41,10 +41,10 @@ summary=$(awk '
   }
   END {
     if (!tables) exit 1
-    printf "stress: %d tables, %d writers x %d commits, %d readers: commits=%d snapshots=%d reads_checked=%d kills=%d resumed_in_flight=%d landed_before_kill=%d lost=%d dup=%d",
+    printf "stress: %d tables, %d writers x %d commits, %d readers: commits=%d overwrites=%d snapshots=%d data_files=%d reads_checked=%d kills=%d resumed_in_flight=%d landed_before_kill=%d lost=%d dup=%d",
       tables, sum["writers"] / tables, sum["commits"] / sum["writers"], sum["readers"] / tables,
-      sum["commits"], sum["snapshots"], sum["reads_checked"], sum["kills"], sum["resumed_in_flight"],
-      sum["landed_before_kill"], sum["lost"], sum["dup"]
+      sum["commits"], sum["overwrites"], sum["snapshots"], sum["data_files"], sum["reads_checked"], sum["kills"],
+      sum["resumed_in_flight"], sum["landed_before_kill"], sum["lost"], sum["dup"]
   }' "$log") || { summary="stress: no summary (the test crashed)"; status=1; }
 [ "$(grep -c '^ok ' "$log")" = 2 ] || status=1
 

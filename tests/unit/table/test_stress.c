@@ -33,8 +33,8 @@
  * each snapshot's kind and totalRecordCount, every reader's (rows, digest)
  * for the snapshot it read, and the exact rows of the final full read.
  *
- * Parameters (environment): PAIMONC_STRESS_WRITERS (3), _COMMITS (10),
- * _READERS (2), _KILLS (2 per table), _MAX_ROWS (5000), _SEED (20240514).
+ * Parameters (environment): PAIMONC_STRESS_WRITERS (4), _COMMITS (15),
+ * _READERS (2), _KILLS (3 per table), _MAX_ROWS (5000), _SEED (20240514).
  * It prints one summary line per table kind ("stress <kind>: ...").
  */
 #include "test.h"
@@ -269,7 +269,7 @@ static int build_batch(int k, int cno, const gen *g, struct ArrowArray *a, struc
 	return 0;
 }
 
-static void intent_line(char *buf, size_t n, int k, int cno, const gen *g)
+static void intent_line(char *buf, size_t n, int k, int cno, const gen *g, size_t files)
 {
 	char user[32];
 	int len, i;
@@ -278,7 +278,7 @@ static void intent_line(char *buf, size_t n, int k, int cno, const gen *g)
 		       g->rows);
 	for (i = 0; i < g->nparts; i++)
 		len += snprintf(buf + len, n - (size_t)len, "%s%d", i ? "," : "", g->parts[i]);
-	snprintf(buf + len, n - (size_t)len, "\n");
+	snprintf(buf + len, n - (size_t)len, " files=%zu\n", files);
 }
 
 /* Highest identifier in the log (0: none). */
@@ -369,21 +369,21 @@ static int writer(int k)
 			WFAIL("pending commit does not follow the log");
 		}
 		gen_commit(k, cno, &g);
+		if (paimon_commit_message_deserialize(&m, pb + 4, plen - 4)) {
+			free(pb);
+			WFAIL("deserialize pending message");
+		}
+		free(pb);
 		if (cno == next) {
-			intent_line(line, sizeof line, k, cno, &g);
+			intent_line(line, sizeof line, k, cno, &g, paimon_commit_message_file_count(m));
 			if (append_line(log, line)) {
-				free(pb);
+				paimon_commit_message_free(m);
 				WFAIL("log append");
 			}
 		}
 		was = landed(t, user, cno, SIZE_MAX);
 		snprintf(line, sizeof line, "resume id=%d landed=%d\n", cno, was);
 		append_line(ev, line);
-		if (paimon_commit_message_deserialize(&m, pb + 4, plen - 4)) {
-			free(pb);
-			WFAIL("deserialize pending message");
-		}
-		free(pb);
 		if (commit_one(k, cno, cm, m, &g)) {
 			paimon_commit_message_free(m);
 			goto out;
@@ -422,7 +422,7 @@ static int writer(int k)
 		bad = paimon_commit_message_serialize(m, &bytes, &blen) ||
 		      write_file_atomic(pend, &id32, 4, bytes, blen);
 		paimon_free(bytes);
-		intent_line(line, sizeof line, k, cno, &g);
+		intent_line(line, sizeof line, k, cno, &g, paimon_commit_message_file_count(m));
 		if (bad || append_line(log, line)) {
 			paimon_commit_message_free(m);
 			paimon_table_write_free(w);
@@ -601,6 +601,8 @@ typedef struct state {
 	group *gr; /* [w * (commits + 1) + c] */
 	int64_t count;
 	uint64_t digest;
+	int64_t files, multi_file; /* data files committed, commits with several */
+	int64_t overwrites;
 } state;
 
 static group *G(state *s, int w, int c)
@@ -614,7 +616,7 @@ static pid_t spawn(int (*fn)(int), int k)
 	fflush(NULL);
 	p = fork();
 	if (p == 0)
-		_exit(fn(k));
+		exit(fn(k)); /* exit, not _exit: LeakSanitizer checks the child too */
 	return p;
 }
 
@@ -643,11 +645,11 @@ static int parse_log(state *s, int w)
 		return P.commits > 0;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char u[64], kind[32], parts[64];
-		int id, rows, np = 0;
+		int id, rows, np = 0, files = 0;
 		gen g, want;
 		char *q, *sv2 = NULL;
-		if (sscanf(line, "user=%63s id=%d kind=%31s rows=%d parts=%63s", u, &id, kind, &rows, parts) != 5 ||
-		    strcmp(u, user) || id < 1 || id > P.commits) {
+		if (sscanf(line, "user=%63s id=%d kind=%31s rows=%d parts=%63s files=%d", u, &id, kind, &rows, parts,
+			   &files) != 6 || strcmp(u, user) || id < 1 || id > P.commits || files < 1) {
 			fprintf(stderr, "stress: bad log line of writer %d: %s\n", w, line);
 			bad++;
 			continue;
@@ -666,6 +668,9 @@ static int parse_log(state *s, int w)
 		}
 		G(s, w, id)->g = g;
 		G(s, w, id)->logged++;
+		s->files += files;
+		s->multi_file += files > 1;
+		s->overwrites += g.overwrite;
 	}
 	free(buf);
 	return bad;
@@ -771,10 +776,10 @@ static void run(int partitioned)
 
 	memset(&P, 0, sizeof P);
 	memset(&s, 0, sizeof s);
-	P.writers = env_int("PAIMONC_STRESS_WRITERS", 3, 1, MAXW);
-	P.commits = env_int("PAIMONC_STRESS_COMMITS", 10, 1, 1000000);
+	P.writers = env_int("PAIMONC_STRESS_WRITERS", 4, 1, MAXW);
+	P.commits = env_int("PAIMONC_STRESS_COMMITS", 15, 1, 1000000);
 	P.readers = env_int("PAIMONC_STRESS_READERS", 2, 0, MAXW);
-	P.kills = env_int("PAIMONC_STRESS_KILLS", 2, 0, 1000000);
+	P.kills = env_int("PAIMONC_STRESS_KILLS", 3, 0, 1000000);
 	P.max_rows = env_int("PAIMONC_STRESS_MAX_ROWS", 5000, 1, 10000000);
 	P.seed = (uint64_t)env_int("PAIMONC_STRESS_SEED", 20240514, 0, 2147483647);
 	P.partitioned = partitioned;
@@ -795,7 +800,7 @@ static void run(int partitioned)
 		CHECK_OK(paimon_schema_spec_set_partition_keys(spec, &pk, 1));
 	}
 	/* small files: a batch of a few thousand rows rolls into several */
-	CHECK_OK(paimon_schema_spec_set_option(spec, "target-file-size", "12kb"));
+	CHECK_OK(paimon_schema_spec_set_option(spec, "target-file-row-num", "1000"));
 	CHECK_OK(paimon_catalog_create_table(cat, "db.t", spec, 0));
 	paimon_schema_spec_free(spec);
 	paimon_catalog_free(cat);
@@ -1023,11 +1028,13 @@ static void run(int partitioned)
 		reads++;
 	}
 
-	printf("stress %s: writers=%d commits=%d snapshots=%zu reads_checked=%lld readers=%d kills=%d "
-	       "resumed_in_flight=%lld landed_before_kill=%lld final_rows=%lld lost=%lld dup=%lld seconds=%ld\n",
-	       partitioned ? "partitioned" : "unpartitioned", P.writers, P.writers * P.commits, n, (long long)reads,
-	       P.readers, kills, (long long)resumes, (long long)landed_before, (long long)s.count, (long long)lost,
-	       (long long)dup, (long)(time(NULL) - t0));
+	printf("stress %s: writers=%d commits=%d overwrites=%lld snapshots=%zu reads_checked=%lld readers=%d "
+	       "kills=%d resumed_in_flight=%lld landed_before_kill=%lld data_files=%lld multi_file_commits=%lld "
+	       "final_rows=%lld lost=%lld dup=%lld seconds=%ld\n",
+	       partitioned ? "partitioned" : "unpartitioned", P.writers, P.writers * P.commits,
+	       (long long)s.overwrites, n, (long long)reads, P.readers, kills, (long long)resumes,
+	       (long long)landed_before, (long long)s.files, (long long)s.multi_file, (long long)s.count,
+	       (long long)lost, (long long)dup, (long)(time(NULL) - t0));
 	fflush(stdout);
 	if (test_failures || getenv("PAIMONC_STRESS_KEEP"))
 		fprintf(stderr, "stress: table and logs kept in %s\n", tmp);
