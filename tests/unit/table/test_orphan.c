@@ -689,6 +689,7 @@ static void index_statistics_extra_files(void)
 	CHECK_OK(pm_manifest_write(io, f.table, &mo, &nm, pt, &e, 1, &metas));
 	CHECK_OK(pm_manifest_list_write(io, f.table, &mo, &nm, metas.items, metas.len, &clname, &clsize));
 	pm_manifest_entry_dispose(&e);
+	pm_manifest_file_meta_list_dispose(&metas);
 	pm_type_free(pt);
 
 	CHECK_OK(pm_snapshot_load(io, f.table, 4, &s));
