@@ -372,8 +372,8 @@ static int make_batch(int64_t n, int64_t start, struct ArrowArray *a, struct Arr
 
 /* Writes `batches` batches of `rows` rows from id `start` and commits them
  * with `identifier` (overwrite: as INSERT OVERWRITE). */
-static int write_commit(const char *wh, int64_t start, int batches, int64_t rows, int overwrite, int64_t identifier,
-			char *err, size_t errcap)
+static int write_commit_r(const char *wh, int64_t start, int batches, int64_t rows, int overwrite,
+			  int64_t identifier, const char *retries, char *err, size_t errcap)
 {
 	paimon_catalog *c = NULL;
 	paimon_table *t = NULL;
@@ -399,7 +399,7 @@ static int write_commit(const char *wh, int64_t start, int batches, int64_t rows
 	if ((rc = paimon_table_write_prepare_commit(w, &m)))
 		goto out;
 	if ((rc = paimon_options_new(&o)) || (rc = paimon_options_set(o, "commit.user", USER)) ||
-	    (rc = paimon_options_set(o, "commit.max-retries", "0")))
+	    (retries && (rc = paimon_options_set(o, "commit.max-retries", retries))))
 		goto out;
 	if ((rc = paimon_table_commit_new(&tc, t, o)))
 		goto out;
@@ -416,6 +416,13 @@ out:
 	paimon_table_free(t);
 	paimon_catalog_free(c);
 	return rc;
+}
+
+/* max-retries 0: a failed publish is reported, not retried */
+static int write_commit(const char *wh, int64_t start, int batches, int64_t rows, int overwrite, int64_t identifier,
+			char *err, size_t errcap)
+{
+	return write_commit_r(wh, start, batches, rows, overwrite, identifier, "0", err, errcap);
 }
 
 typedef int (*workload_fn)(const char *wh, sbuf *out, char *err, size_t errcap);
@@ -770,4 +777,59 @@ static void all_workloads(void)
 	free(g_root);
 }
 
-TEST_MAIN(T(all_workloads))
+/* With retries, a failed snapshot publish is retried and lands exactly
+ * once; when every attempt fails, the I/O error is reported (not ECONFLICT)
+ * and nothing is committed. */
+static void publish_retry(void)
+{
+	pm_fault_plan plan = {0};
+	char err[2048], dir[4096], dir2[4096];
+	sbuf before = {0}, want = {0}, got = {0};
+	g_root = test_tmpdir();
+	CHECK_OK(pm_fault_ctl_new(NULL, &g_ctl));
+	pm_fault_install(g_ctl);
+	make_bases();
+	snprintf(dir, sizeof dir, "%s/base-table", g_root);
+	snprintf(dir2, sizeof dir2, "%s/copy", g_root);
+	dump(dir, &before);
+	copy_dir(dir, dir2);
+	CHECK_OK(write_commit_r(dir2, 1000, 3, 10, 0, 3, NULL, err, sizeof err));
+	dump(dir2, &want);
+
+	/* one failure at the publish: the retry commits */
+	copy_dir(dir, dir2);
+	plan.at = 1;
+	plan.ops_mask = PM_FOP_BIT(PM_FOP_WRITE_NEW_ATOMIC);
+	plan.path_substr = "/snapshot/snapshot-";
+	plan.action = PM_FAULT_FAIL;
+	CHECK_OK(pm_fault_ctl_reset(g_ctl, &plan));
+	CHECK_OK(write_commit_r(dir2, 1000, 3, 10, 0, 3, NULL, err, sizeof err));
+	CHECK(pm_fault_ctl_fired(g_ctl) == 1);
+	dump(dir2, &got);
+	CHECK_STR(sb_str(&got), sb_str(&want));
+	sb_free(&got);
+
+	/* every publish fails: EIO naming the snapshot file after 3 attempts */
+	copy_dir(dir, dir2);
+	plan.persistent = 1;
+	CHECK_OK(pm_fault_ctl_reset(g_ctl, &plan));
+	err[0] = 0;
+	CHECK(write_commit_r(dir2, 1000, 3, 10, 0, 3, "2", err, sizeof err) == PAIMON_EIO);
+	CHECK(pm_fault_ctl_fired(g_ctl) == 3);
+	CHECK(strstr(err, "/snapshot/snapshot-3") != NULL);
+	CHECK(strstr(err, "3 attempt(s)") != NULL);
+	dump(dir2, &got);
+	CHECK_STR(sb_str(&got), sb_str(&before));
+	faults_off();
+
+	pm_fault_install(NULL);
+	pm_fault_ctl_free(g_ctl);
+	g_ctl = NULL;
+	sh("rm -rf '%s'%s", g_root, "");
+	free(g_root);
+	sb_free(&before);
+	sb_free(&want);
+	sb_free(&got);
+}
+
+TEST_MAIN(T(publish_retry), T(all_workloads))
