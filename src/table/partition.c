@@ -783,8 +783,9 @@ static int64_t local_offset_millis(int64_t utc_millis)
 /* Python str() of date / time / datetime. */
 static int py_datetime(pm_buf *out, int64_t millis, int32_t nano_of_milli, int ltz)
 {
-	int64_t micros = millis * 1000 + nano_of_milli / 1000;
-	int64_t secs = floor_div(micros, 1000000), us = micros - secs * 1000000;
+	/* split before scaling: millis * 1000 overflows for corrupt rows */
+	int64_t secs = floor_div(millis, 1000), us = millis % 1000;
+	us = (us < 0 ? us + 1000 : us) * 1000 + nano_of_milli / 1000;
 	int64_t days = floor_div(secs, 86400), sod = secs - days * 86400, y;
 	int m, d, rc;
 	civil(days, &y, &m, &d);
