@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -45,6 +46,8 @@ def seed(target, name, data):
     if h in seen:
         return False
     seen.add(h)
+    # file names of written tables carry random UUIDs: name by content instead
+    name = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", h[:12], name)
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:60]
     with open(os.path.join(d, "gen-" + safe), "wb") as f:
         f.write(data)
