@@ -104,6 +104,13 @@ static void check_row(const pm_partition_info *pi, const uint8_t *p, size_t n, i
 			pm_buf_dispose(&t);
 			goto out;
 		}
+		/* a timestamp beyond year +-999999 prints as bare millis (datum.c),
+		 * dropping the nanos: out of the type's domain */
+		if (!vals[i].is_null && (pi->types[i]->root == PM_TIMESTAMP || pi->types[i]->root == PM_TIMESTAMP_LTZ) &&
+		    !strchr(pm_buf_cstr(&t), ':')) {
+			pm_buf_dispose(&t);
+			goto out;
+		}
 		if (strlen(pm_buf_cstr(&t)) != t.len) { /* NUL inside: no spec form */
 			pm_buf_dispose(&t);
 			goto out;
@@ -121,8 +128,11 @@ static void check_row(const pm_partition_info *pi, const uint8_t *p, size_t n, i
 		fail("canonical text of a partition does not parse back");
 	if (rc)
 		goto out;
-	if (again.len != again2.len || memcmp(again.data, again2.data, again.len))
+	if (again.len != again2.len || memcmp(again.data, again2.data, again.len)) {
+		for (i = 0; i < spec.len; i++)
+			fprintf(stderr, "%s=%s\n", spec.keys[i], spec.vals[i]);
 		fail("partition -> text -> partition changed the row");
+	}
 out:
 	pm_strmap_dispose(&spec);
 	pm_buf_dispose(&b);
