@@ -665,7 +665,9 @@ static int java_local_time(pm_buf *out, int64_t nod)
 static int java_local_datetime(pm_buf *out, int64_t millis, int32_t nano_of_milli)
 {
 	int64_t days = floor_div(millis, MILLIS_PER_DAY);
-	int64_t tod = millis - days * MILLIS_PER_DAY;
+	int64_t tod = millis % MILLIS_PER_DAY; /* not millis - days * ...: overflows near INT64_MIN */
+	if (tod < 0)
+		tod += MILLIS_PER_DAY;
 	int rc = java_local_date(out, days);
 	if (!rc)
 		rc = pm_buf_putc(out, 'T');
@@ -743,7 +745,9 @@ static int dtu_format_time(pm_buf *out, int32_t time, int precision)
 static int dtu_format_timestamp(pm_buf *out, int64_t millis, int32_t nano_of_milli, int precision)
 {
 	int64_t days = floor_div(millis, MILLIS_PER_DAY), y;
-	int64_t tod = millis - days * MILLIS_PER_DAY;
+	int64_t tod = millis % MILLIS_PER_DAY; /* not millis - days * ...: overflows near INT64_MIN */
+	if (tod < 0)
+		tod += MILLIS_PER_DAY;
 	int m, d, rc;
 	char frac[16];
 	int flen;
