@@ -692,8 +692,10 @@ static int dtu_int(pm_buf *out, int v, int width)
 /* DateTimeUtils.formatDate (julianToString). */
 static int dtu_format_date(pm_buf *out, int32_t date)
 {
-	int julian = date + 2440588;
-	int j = julian + 32044;
+	/* Java int addition wraps; unsigned arithmetic gives the same bits
+	 * without signed overflow for corrupt day counts near INT32_MAX */
+	int julian = (int32_t)((uint32_t)date + 2440588u);
+	int j = (int32_t)((uint32_t)julian + 32044u);
 	int g = j / 146097, dg = j % 146097;
 	int c = (dg / 36524 + 1) * 3 / 4;
 	int dc = dg - c * 36524;
