@@ -665,7 +665,9 @@ static int java_local_time(pm_buf *out, int64_t nod)
 static int java_local_datetime(pm_buf *out, int64_t millis, int32_t nano_of_milli)
 {
 	int64_t days = floor_div(millis, MILLIS_PER_DAY);
-	int64_t tod = millis - days * MILLIS_PER_DAY;
+	int64_t tod = millis % MILLIS_PER_DAY; /* not millis - days * ...: overflows near INT64_MIN */
+	if (tod < 0)
+		tod += MILLIS_PER_DAY;
 	int rc = java_local_date(out, days);
 	if (!rc)
 		rc = pm_buf_putc(out, 'T');
@@ -690,8 +692,10 @@ static int dtu_int(pm_buf *out, int v, int width)
 /* DateTimeUtils.formatDate (julianToString). */
 static int dtu_format_date(pm_buf *out, int32_t date)
 {
-	int julian = date + 2440588;
-	int j = julian + 32044;
+	/* Java int addition wraps; unsigned arithmetic gives the same bits
+	 * without signed overflow for corrupt day counts near INT32_MAX */
+	int julian = (int32_t)((uint32_t)date + 2440588u);
+	int j = (int32_t)((uint32_t)julian + 32044u);
 	int g = j / 146097, dg = j % 146097;
 	int c = (dg / 36524 + 1) * 3 / 4;
 	int dc = dg - c * 36524;
@@ -743,7 +747,9 @@ static int dtu_format_time(pm_buf *out, int32_t time, int precision)
 static int dtu_format_timestamp(pm_buf *out, int64_t millis, int32_t nano_of_milli, int precision)
 {
 	int64_t days = floor_div(millis, MILLIS_PER_DAY), y;
-	int64_t tod = millis - days * MILLIS_PER_DAY;
+	int64_t tod = millis % MILLIS_PER_DAY; /* not millis - days * ...: overflows near INT64_MIN */
+	if (tod < 0)
+		tod += MILLIS_PER_DAY;
 	int m, d, rc;
 	char frac[16];
 	int flen;
@@ -783,8 +789,9 @@ static int64_t local_offset_millis(int64_t utc_millis)
 /* Python str() of date / time / datetime. */
 static int py_datetime(pm_buf *out, int64_t millis, int32_t nano_of_milli, int ltz)
 {
-	int64_t micros = millis * 1000 + nano_of_milli / 1000;
-	int64_t secs = floor_div(micros, 1000000), us = micros - secs * 1000000;
+	/* split before scaling: millis * 1000 overflows for corrupt rows */
+	int64_t secs = floor_div(millis, 1000), us = millis % 1000;
+	us = (us < 0 ? us + 1000 : us) * 1000 + nano_of_milli / 1000;
 	int64_t days = floor_div(secs, 86400), sod = secs - days * 86400, y;
 	int m, d, rc;
 	civil(days, &y, &m, &d);

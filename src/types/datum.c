@@ -215,14 +215,15 @@ static int parse_int(const char *p, size_t n, int64_t *out)
 	return 0;
 }
 
-/* [+-]Y{1,6}-MM-DD -> days. */
+/* [+-]Y{1,7}-MM-DD -> days: seven year digits so that every INT32 day count
+ * (about +-5.8 million years) that put_date prints parses back. */
 static int cur_date(cursor *c, int64_t *days)
 {
 	int neg = 0;
 	int64_t y, m, d;
 	if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
 		neg = *c->p++ == '-';
-	if (cur_digits(c, 1, 6, &y) < 0 || !cur_eat(c, '-') || cur_digits(c, 1, 2, &m) < 0 || !cur_eat(c, '-') ||
+	if (cur_digits(c, 1, 7, &y) < 0 || !cur_eat(c, '-') || cur_digits(c, 1, 2, &m) < 0 || !cur_eat(c, '-') ||
 	    cur_digits(c, 1, 2, &d) < 0)
 		return -1;
 	if (neg)
