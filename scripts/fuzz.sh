@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz.sh [-j N] BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 #   -j N      run N targets at once (default 1; each target is one process)
 #   TARGET    fuzz_<name> or <name>; default: every fuzz_* in BUILD_DIR
-# CI:    scripts/fuzz.sh build-fuzz 20
+# CI:    scripts/fuzz.sh -j 2 build-fuzz 20 (scripts/test.sh: -j nproc)
 # Long:  scripts/fuzz.sh -j 2 build-fuzz 300
 # Seeds: scripts/fuzz_seeds.py regenerates fuzz/corpus/*/gen-*.
 set -euo pipefail

@@ -38,7 +38,7 @@ if [ $quick -eq 0 ]; then
   CC=clang-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_FUZZ=ON \
     -DPAIMONC_BUILD_TESTS=OFF -DPAIMONC_BUILD_CLI=OFF >/dev/null
   ninja -C build-fuzz -j "$jobs"
-  scripts/fuzz.sh build-fuzz "$fuzz_seconds"
+  scripts/fuzz.sh -j "$jobs" build-fuzz "$fuzz_seconds"
 fi
 
 stage "Python package and pypaimon interop"
