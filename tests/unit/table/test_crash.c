@@ -24,8 +24,10 @@
  *     clean-up (or, without it, the test's own reference walk) removes them
  *     and the table reads the same afterwards.
  *
- * Runs every point by default; PAIMONC_CRASH_STRIDE=k runs every k-th point
- * only (for slow builds), PAIMONC_CRASH_VERBOSE=1 prints each point.
+ * By default every point is crashed at except the middle appends to a data
+ * file, of which every 8th (first and last of each file always): they all
+ * leave the same kind of state, a partial data file. PAIMONC_CRASH_FULL=1
+ * crashes at every point; PAIMONC_CRASH_VERBOSE=1 prints the points.
  * Prints per workload: points, runs, and how many runs left the old
  * snapshot / the new one before the retry.
  */
@@ -65,6 +67,7 @@
 #define USER "crash-user"
 #define IDENT 7
 #define CHUNK 40
+#define APPEND_STEP 8
 
 /* ------------------------------------------------------------ rows */
 
@@ -577,6 +580,7 @@ typedef struct workload {
 	int overwrite;                   /* INSERT OVERWRITE: 1 dynamic, 2 static (whole table) */
 	int row_tracking;
 	int expect_merge;                /* the dry run must write a merged manifest */
+	int min_files;                   /* data files the workload must write (rolling) */
 } workload;
 
 static void expected_states(const workload *w, rows *old_r, rows *new_r)
@@ -1163,12 +1167,12 @@ static void run_one(const workload *w)
 	const pm_fault_event *ev;
 	size_t nev, i;
 	uint64_t npoints;
-	int stride = env_int("PAIMONC_CRASH_STRIDE", 1), verbose = env_int("PAIMONC_CRASH_VERBOSE", 0);
+	int full = env_int("PAIMONC_CRASH_FULL", 0), verbose = env_int("PAIMONC_CRASH_VERBOSE", 0);
+	unsigned char *pick = NULL; /* pick[at]: crash at this point */
+	uint64_t npicked = 0;
 	int ops_by_kind[PM_FOP_COUNT_] = {0}, manifests_written = 0, m;
 	paimon_table *t;
 
-	if (stride < 1)
-		stride = 1;
 	memset(&cx, 0, sizeof cx);
 	cx.w = w;
 	snprintf(cx.where, sizeof cx.where, "%s setup", w->name);
@@ -1207,6 +1211,24 @@ static void run_one(const workload *w)
 	pm_fault_install(NULL);
 	npoints = pm_fault_ctl_count(ctl);
 	nev = pm_fault_ctl_events(ctl, &ev);
+	/* Every point, or (default) every point except the middle appends to a
+	 * data file: of those only every APPEND_STEP-th (the first and last
+	 * append of each stream are always in). */
+	pick = calloc(npoints + 2, 1);
+	for (i = 0; i < nev; i++) {
+		size_t j, before = 0, after = 0;
+		if (!ev[i].index || ev[i].index > npoints)
+			continue;
+		if (ev[i].op == PM_FOP_APPEND && !full) {
+			for (j = 0; j < nev; j++)
+				if (j != i && ev[j].op == PM_FOP_APPEND && !strcmp(ev[j].path, ev[i].path))
+					(j < i ? before++ : after++);
+			if (before && after && before % APPEND_STEP)
+				continue;
+		}
+		pick[ev[i].index] = 1;
+		npicked++;
+	}
 	for (i = 0; i < nev; i++) {
 		if (!ev[i].index)
 			continue;
@@ -1236,7 +1258,7 @@ static void run_one(const workload *w)
 	}
 	if (w->kind == W_COMMIT) {
 		/* the workload shape the test claims to cover */
-		CHECK(ops_by_kind[PM_FOP_OPEN_WRITE] >= 2);
+		CHECK(ops_by_kind[PM_FOP_OPEN_WRITE] >= w->min_files);
 		CHECK(ops_by_kind[PM_FOP_CLOSE_STREAM] == ops_by_kind[PM_FOP_OPEN_WRITE]);
 		CHECK(ops_by_kind[PM_FOP_WRITE_NEW_ATOMIC] >= 4); /* manifest, 2 lists, snapshot */
 		CHECK(ops_by_kind[PM_FOP_WRITE_OVERWRITE] >= 1); /* LATEST */
@@ -1249,10 +1271,12 @@ static void run_one(const workload *w)
 	/* one crash per point and mode */
 	for (m = 0; m < 3; m++) {
 		uint64_t at;
-		for (at = 1; at <= npoints; at += (uint64_t)stride) {
+		for (at = 1; at <= npoints; at++) {
 			pm_fault_plan plan;
 			pid_t pid;
 			int status = 0;
+			if (!pick[at])
+				continue;
 			memset(&plan, 0, sizeof plan);
 			plan.at = at;
 			plan.ops_mask = PM_FOP_WRITES;
@@ -1294,9 +1318,9 @@ static void run_one(const workload *w)
 		}
 	}
 	unlink(side);
-	printf("crash %-10s: %llu injection points x 3 modes = %d crash runs; before retry: old snapshot %d, new "
+	printf("crash %-10s: %llu injection points, %llu crashed at%s x 3 modes = %d crash runs; before retry: old snapshot %d, new "
 	       "snapshot %d (meta: schema only %d); retried from message %d, rerun %d; strays cleaned %d\n",
-	       w->name, (unsigned long long)npoints, cx.runs, cx.saw_old, cx.saw_new, cx.saw_mid, cx.retried_msg, cx.reran,
+	       w->name, (unsigned long long)npoints, (unsigned long long)npicked, full ? " (full)" : "", cx.runs, cx.saw_old, cx.saw_new, cx.saw_mid, cx.retried_msg, cx.reran,
 	       cx.strays_total);
 	printf("  ops: open_write %d, append %d, close_stream %d, write_new_atomic %d, write_overwrite %d, mkdirs %d, "
 	       "remove %d, rename %d\n",
@@ -1304,8 +1328,9 @@ static void run_one(const workload *w)
 	       ops_by_kind[PM_FOP_WRITE_NEW_ATOMIC], ops_by_kind[PM_FOP_WRITE_OVERWRITE], ops_by_kind[PM_FOP_MKDIRS],
 	       ops_by_kind[PM_FOP_REMOVE], ops_by_kind[PM_FOP_RENAME_NEW]);
 	fflush(stdout);
-	CHECK(cx.runs == (int)(3 * ((npoints + (uint64_t)stride - 1) / (uint64_t)stride)));
+	CHECK(cx.runs == (int)(3 * npicked));
 out:
+	free(pick);
 	rm_tree(base);
 	free(base);
 	free(cx.old_text);
@@ -1319,7 +1344,7 @@ static void crash_append(void)
 	static const workload w = {
 		"append", W_COMMIT, opts_zstd,
 		{{0, 100, "a"}, {100, 100, "b"}, {200, 100, "a"}}, {1, 1, 0}, 3,
-		{{1000, 150, "a"}, {2000, 150, "b"}}, 2, 0, 0, 0};
+		{{1000, 150, "a"}, {2000, 150, "b"}}, 2, 0, 0, 0, 4};
 	run_one(&w);
 }
 
@@ -1328,7 +1353,7 @@ static void crash_overwrite(void)
 	static const workload w = {
 		"overwrite", W_COMMIT, opts_base,
 		{{0, 100, "a"}, {100, 100, "b"}, {200, 100, "c"}, {300, 50, "a"}}, {1, 1, 1, 0}, 4,
-		{{3000, 150, "a"}}, 1, 1, 0, 0};
+		{{3000, 150, "a"}}, 1, 1, 0, 0, 1};
 	run_one(&w);
 }
 
@@ -1337,7 +1362,7 @@ static void crash_overwrite_static(void)
 	static const workload w = {
 		"overwrite-static", W_COMMIT, opts_static,
 		{{0, 100, "a"}, {100, 100, "b"}, {200, 50, "a"}}, {1, 1, 0}, 3,
-		{{7000, 100, "b"}, {7500, 30, "c"}}, 2, 2, 0, 0};
+		{{7000, 100, "b"}, {7500, 30, "c"}}, 2, 2, 0, 0, 2};
 	run_one(&w);
 }
 
@@ -1346,7 +1371,7 @@ static void crash_merge(void)
 	static const workload w = {
 		"merge", W_COMMIT, opts_merge,
 		{{0, 40, "a"}, {100, 40, "b"}, {200, 40, "c"}}, {0, 0, 0}, 3,
-		{{4000, 100, "a"}}, 1, 0, 0, 1};
+		{{4000, 100, "a"}}, 1, 0, 0, 1, 1};
 	run_one(&w);
 }
 
@@ -1355,7 +1380,7 @@ static void crash_row_tracking(void)
 	static const workload w = {
 		"rowtrack", W_COMMIT, opts_rt,
 		{{0, 100, "a"}, {100, 60, "b"}}, {0, 0}, 2,
-		{{5000, 150, "a"}, {6000, 40, "b"}}, 2, 0, 1, 0};
+		{{5000, 150, "a"}, {6000, 40, "b"}}, 2, 0, 1, 0, 2};
 	run_one(&w);
 }
 
@@ -1364,7 +1389,7 @@ static void crash_alter_tag(void)
 	static const workload w = {
 		"alter+tag", W_META, opts_base,
 		{{0, 50, "a"}, {100, 50, "b"}}, {1, 1}, 2,
-		{{0, 0, "a"}}, 0, 0, 0, 0};
+		{{0, 0, "a"}}, 0, 0, 0, 0, 0};
 	run_one(&w);
 }
 
