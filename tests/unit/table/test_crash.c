@@ -48,7 +48,9 @@
 #include "table/write.h"
 
 /* Orphan clean-up (table/orphan.h) is checked against the test's own
- * reference walk once its implementation is linked in. */
+ * reference walk once its implementation is linked in: set to 1 when
+ * table/orphan.c has landed (until then the test deletes the strays itself;
+ * checked green against the orphan branch at 6022af7 with 1). */
 #ifndef CRASH_HAVE_ORPHAN
 #define CRASH_HAVE_ORPHAN 0
 #endif
@@ -812,7 +814,7 @@ typedef struct ctx {
 	int64_t old_count, new_count;           /* rows live */
 	char where[160];
 	/* counters */
-	int runs, saw_old, saw_mid, saw_new, retried_msg, reran, strays_total, failures_at_start;
+	int runs, saw_old, saw_mid, saw_new, retried_msg, reran, strays_total, strays_meta, orphans_found;
 } ctx;
 
 #define FAILF(cx, ...)                                                                             \
@@ -1078,6 +1080,20 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 		if (!stray_kind_ok(strays.items[i]))
 			FAILF(cx, "unexpected residue %s", strays.items[i]);
 	cx->strays_total += (int)strays.len;
+	/* strays orphan clean-up does not walk (schema/ and tag/ are skipped
+	 * whole, as in Java): removed here, counted in the report */
+	for (i = 0; i < strays.len; i++)
+		if (starts(strays.items[i], "schema/") || starts(strays.items[i], "tag/")) {
+			char p[8192];
+			snprintf(p, sizeof p, "%s/%s", t->path, strays.items[i]);
+			cx->strays_meta++;
+			if (unlink(p))
+				FAILF(cx, "cannot remove %s", p);
+			pm_free(strays.items[i]);
+			memmove(&strays.items[i], &strays.items[i + 1], (strays.len - i - 1) * sizeof *strays.items);
+			strays.len--;
+			i--;
+		}
 #if CRASH_HAVE_ORPHAN
 	{
 		pm_orphan_list ol;
@@ -1098,6 +1114,7 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 				for (i = 0; i < strays.len; i++)
 					fprintf(stderr, "  stray  %s\n", strays.items[i]);
 			}
+			cx->orphans_found += (int)ol.paths.len;
 		}
 		pm_orphan_list_dispose(&ol);
 		if (pm_table_remove_orphans(t->io, t->path, later, 0, NULL))
@@ -1322,6 +1339,9 @@ static void run_one(const workload *w)
 	       "snapshot %d (meta: schema only %d); retried from message %d, rerun %d; strays cleaned %d\n",
 	       w->name, (unsigned long long)npoints, (unsigned long long)npicked, full ? " (full)" : "", cx.runs, cx.saw_old, cx.saw_new, cx.saw_mid, cx.retried_msg, cx.reran,
 	       cx.strays_total);
+	printf("  strays: %d, of them %d in schema/ or tag/ (not walked by orphan clean-up); found by "
+	       "pm_table_find_orphans: %d%s\n",
+	       cx.strays_total, cx.strays_meta, cx.orphans_found, CRASH_HAVE_ORPHAN ? "" : " (orphan check off)");
 	printf("  ops: open_write %d, append %d, close_stream %d, write_new_atomic %d, write_overwrite %d, mkdirs %d, "
 	       "remove %d, rename %d\n",
 	       ops_by_kind[PM_FOP_OPEN_WRITE], ops_by_kind[PM_FOP_APPEND], ops_by_kind[PM_FOP_CLOSE_STREAM],
