@@ -812,9 +812,11 @@ typedef struct ctx {
 	int64_t old_snap;
 	int64_t old_rows_total, new_rows_total; /* rows ever added (row tracking) */
 	int64_t old_count, new_count;           /* rows live */
-	char where[160];
+	char where[200];
 	/* counters */
 	int runs, saw_old, saw_mid, saw_new, retried_msg, reran, strays_total, strays_meta, orphans_found;
+	int double_runs, full;
+	pm_fault_action mode;
 } ctx;
 
 #define FAILF(cx, ...)                                                                             \
@@ -946,21 +948,21 @@ static void expect_rows(ctx *cx, paimon_table *t, const char *want, const char *
 	free(got);
 }
 
-/* After the crash (child gone): state, retry, strays. */
-static void verify_after_crash(ctx *cx, const char *wh, const char *side)
+/* The state a crash left: the table opens, the latest snapshot is the old
+ * one or old+1, every snapshot is complete, the rows are exactly the old or
+ * the new ones. count: add to the outcome counters. Returns the latest id. */
+static int64_t check_crash_state(ctx *cx, const char *wh, int count)
 {
 	const workload *w = cx->w;
 	paimon_table *t = open_table(wh);
-	paimon_commit_message *m = NULL;
 	pm_strlist strays = {0};
 	char err[1024], *got;
 	int64_t lat, snap = -1;
-	size_t i;
 	int bad;
 
 	if (!t) {
 		FAILF(cx, "table does not open: %s", paimon_error_message());
-		return;
+		return -1;
 	}
 	/* 1. latest snapshot: old or old+1, all snapshots complete */
 	lat = latest_id(t);
@@ -978,11 +980,11 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 		FAILF(cx, "snapshot %lld: totalRecordCount %lld", (long long)lat, (long long)latest_total(t));
 	} else if (lat == cx->old_snap) {
 		if (w->kind == W_COMMIT)
-			cx->saw_old++;
+			cx->saw_old += count;
 		if (strcmp(got, cx->old_text))
 			FAILF(cx, "old snapshot but rows differ from the old rows");
 	} else {
-		cx->saw_new++;
+		cx->saw_new += count;
 		if (strcmp(got, cx->new_text))
 			FAILF(cx, "new snapshot but rows differ from the new rows");
 	}
@@ -1001,15 +1003,154 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 		if (tg < 0 || (tg == 1 && sc != 2))
 			FAILF(cx, "tag state %d with %d schemas", tg, sc);
 		if (sc == 1)
-			cx->saw_old++;
+			cx->saw_old += count;
 		else if (tg == 1)
-			cx->saw_new++;
+			cx->saw_new += count;
 		else
-			cx->saw_mid++;
+			cx->saw_mid += count;
 	}
 	if (w->row_tracking)
 		check_row_tracking(cx, t, lat == cx->old_snap ? cx->old_rows_total : cx->new_rows_total);
 	paimon_table_free(t);
+
+	pm_strlist_dispose(&strays);
+	return lat;
+}
+
+/* After the retry: committed exactly once, the new rows. */
+static void check_retried(ctx *cx, paimon_table *t)
+{
+	const workload *w = cx->w;
+	if (w->kind == W_META) {
+		if (schema_count(t) != 2 || tag_state(t, cx->old_snap) != 1)
+			FAILF(cx, "after retry: %d schemas, tag state %d", schema_count(t), tag_state(t, cx->old_snap));
+	} else {
+		int k = count_commits(t);
+		if (k != 1)
+			FAILF(cx, "after retry: %d snapshots carry (%s, %d)", k, USER, IDENT);
+		if (latest_id(t) != cx->old_snap + 1)
+			FAILF(cx, "after retry: latest snapshot %lld, want %lld", (long long)latest_id(t),
+			      (long long)cx->old_snap + 1);
+	}
+	expect_rows(cx, t, cx->new_text, "after retry");
+	if (latest_total(t) != cx->new_count)
+		FAILF(cx, "after retry: totalRecordCount %lld, want %lld", (long long)latest_total(t),
+		      (long long)cx->new_count);
+	if (w->row_tracking)
+		check_row_tracking(cx, t, cx->new_rows_total);
+
+}
+
+/* Commits the side file's message again (same user and identifier). */
+static int retry_from_side(ctx *cx, const char *wh, const char *side)
+{
+	paimon_commit_message *m = side_read(side);
+	paimon_table *t;
+	int64_t snap = -1;
+	int rc = -1;
+	if (!m)
+		return -1;
+	if ((t = open_table(wh)) != NULL)
+		rc = commit_msg(t, USER, cx->w->overwrite, m, IDENT, &snap);
+	paimon_table_free(t);
+	paimon_commit_message_free(m);
+	return rc;
+}
+
+/*
+ * The retry crashes too: for every write op j of the retry (and the crash
+ * modes picked), from the state the first crash left: crash the retry at j,
+ * check the state, retry again without faults, check it committed once.
+ * Ends when the retry has no op j any more (the child then exits 0).
+ */
+static void double_crash(ctx *cx, const char *wh, const char *side)
+{
+	static const pm_fault_action modes[3] = {PM_FAULT_CRASH_BEFORE, PM_FAULT_CRASH_AFTER, PM_FAULT_CRASH_TORN};
+	char mid[4300], where[100];
+	uint64_t j;
+	int m, finished = 0;
+	snprintf(mid, sizeof mid, "%s.mid", wh);
+	snprintf(where, sizeof where, "%.99s", cx->where);
+	rm_tree(mid);
+	copy_tree(wh, mid);
+	for (j = 1; !finished && j < 1000; j++) {
+		for (m = 0; m < 3 && !finished; m++) {
+			pm_fault_plan plan;
+			pid_t pid;
+			int status = 0;
+			paimon_table *t;
+			if (!cx->full && m != (int)(j % 3))
+				continue; /* default: one mode per op, rotating */
+			memset(&plan, 0, sizeof plan);
+			plan.at = j;
+			plan.ops_mask = PM_FOP_WRITES;
+			plan.action = modes[m];
+			plan.crash_status = CRASH_STATUS;
+			snprintf(cx->where, sizeof cx->where, "%s, retry crash %s op %llu", where,
+				 m == 0 ? "before" : m == 1 ? "after" : "torn", (unsigned long long)j);
+			rm_tree(wh);
+			copy_tree(mid, wh);
+			fflush(NULL);
+			pid = fork();
+			if (pid < 0) {
+				FAILF(cx, "fork: %s", strerror(errno));
+				finished = 1;
+				break;
+			}
+			if (pid == 0) {
+				pm_fault_ctl *c = NULL;
+				if (pm_fault_ctl_new(&plan, &c))
+					_exit(2);
+				pm_fault_ctl_set_logging(c, 0);
+				pm_fault_install(c);
+				_exit(retry_from_side(cx, wh, side) ? 1 : 0);
+			}
+			if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) {
+				FAILF(cx, "retry child: status 0x%x", status);
+				finished = 1;
+				break;
+			}
+			if (WEXITSTATUS(status) == 0) { /* no op j: the retry ran to the end */
+				finished = 1;
+				break;
+			}
+			if (WEXITSTATUS(status) != CRASH_STATUS) {
+				FAILF(cx, "retry child failed (status %d)", WEXITSTATUS(status));
+				continue;
+			}
+			cx->double_runs++;
+			check_crash_state(cx, wh, 0);
+			if (retry_from_side(cx, wh, side))
+				FAILF(cx, "second retry: %s", paimon_error_message());
+			if ((t = open_table(wh)) == NULL) {
+				FAILF(cx, "table does not open after the second retry: %s", paimon_error_message());
+				continue;
+			}
+			check_retried(cx, t);
+			paimon_table_free(t);
+		}
+	}
+	snprintf(cx->where, sizeof cx->where, "%s", where);
+	rm_tree(wh);
+	copy_tree(mid, wh);
+	rm_tree(mid);
+}
+
+/* After the crash (child gone): state, retry, strays. */
+static void verify_after_crash(ctx *cx, const char *wh, const char *side)
+{
+	const workload *w = cx->w;
+	paimon_table *t;
+	paimon_commit_message *m = NULL;
+	pm_strlist strays = {0};
+	char err[1024];
+	int64_t lat, snap = -1;
+	size_t i;
+	int bad;
+
+	lat = check_crash_state(cx, wh, 1);
+	if (lat < 0)
+		return;
 
 	/* 3. retry */
 	if (w->kind == W_META) {
@@ -1034,6 +1175,8 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 		paimon_catalog_free(c);
 	} else if ((m = side_read(side)) != NULL) {
 		cx->retried_msg++;
+		if (cx->w->kind == W_COMMIT && (cx->full || cx->mode == PM_FAULT_CRASH_TORN))
+			double_crash(cx, wh, side);
 		t = open_table(wh);
 		if (!t || commit_msg(t, USER, w->overwrite, m, IDENT, &snap))
 			FAILF(cx, "retry commit: %s", paimon_error_message());
@@ -1051,26 +1194,9 @@ static void verify_after_crash(ctx *cx, const char *wh, const char *side)
 	t = open_table(wh);
 	if (!t) {
 		FAILF(cx, "table does not open after retry: %s", paimon_error_message());
-		pm_strlist_dispose(&strays);
 		return;
 	}
-	if (w->kind == W_META) {
-		if (schema_count(t) != 2 || tag_state(t, cx->old_snap) != 1)
-			FAILF(cx, "after retry: %d schemas, tag state %d", schema_count(t), tag_state(t, cx->old_snap));
-	} else {
-		int k = count_commits(t);
-		if (k != 1)
-			FAILF(cx, "after retry: %d snapshots carry (%s, %d)", k, USER, IDENT);
-		if (latest_id(t) != cx->old_snap + 1)
-			FAILF(cx, "after retry: latest snapshot %lld, want %lld", (long long)latest_id(t),
-			      (long long)cx->old_snap + 1);
-	}
-	expect_rows(cx, t, cx->new_text, "after retry");
-	if (latest_total(t) != cx->new_count)
-		FAILF(cx, "after retry: totalRecordCount %lld, want %lld", (long long)latest_total(t),
-		      (long long)cx->new_count);
-	if (w->row_tracking)
-		check_row_tracking(cx, t, cx->new_rows_total);
+	check_retried(cx, t);
 
 	/* 5. strays: only unreferenced files of the kinds a crash leaves */
 	pm_strlist_dispose(&strays);
@@ -1192,6 +1318,7 @@ static void run_one(const workload *w)
 
 	memset(&cx, 0, sizeof cx);
 	cx.w = w;
+	cx.full = full;
 	snprintf(cx.where, sizeof cx.where, "%s setup", w->name);
 	snprintf(tpl, sizeof tpl, "%s/template", base);
 	snprintf(wh, sizeof wh, "%s/run", base);
@@ -1298,6 +1425,7 @@ static void run_one(const workload *w)
 			plan.at = at;
 			plan.ops_mask = PM_FOP_WRITES;
 			plan.action = modes[m];
+			cx.mode = modes[m];
 			plan.crash_status = CRASH_STATUS;
 			snprintf(cx.where, sizeof cx.where, "%s crash %s op %llu/%llu", w->name, mode_names[m],
 				 (unsigned long long)at, (unsigned long long)npoints);
@@ -1339,6 +1467,9 @@ static void run_one(const workload *w)
 	       "snapshot %d (meta: schema only %d); retried from message %d, rerun %d; strays cleaned %d\n",
 	       w->name, (unsigned long long)npoints, (unsigned long long)npicked, full ? " (full)" : "", cx.runs, cx.saw_old, cx.saw_new, cx.saw_mid, cx.retried_msg, cx.reran,
 	       cx.strays_total);
+	printf("  retry crashed too: %d runs (%s)\n", cx.double_runs,
+	       full ? "every retry op x 3 modes after every first crash with a message" :
+		      "every retry op, one mode each, after the torn first crashes with a message");
 	printf("  strays: %d, of them %d in schema/ or tag/ (not walked by orphan clean-up); found by "
 	       "pm_table_find_orphans: %d%s\n",
 	       cx.strays_total, cx.strays_meta, cx.orphans_found, CRASH_HAVE_ORPHAN ? "" : " (orphan check off)");
