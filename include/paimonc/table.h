@@ -275,6 +275,32 @@ PAIMON_EXTERN(int) paimon_read_builder_read(paimon_read_builder *rb, const paimo
 					    struct ArrowArrayStream *out);
 PAIMON_EXTERN(void) paimon_read_builder_free(paimon_read_builder *rb);
 
+/* ------------------------------------------------------- orphan files */
+
+/**
+ * Orphan-file clean-up (Java's RemoveOrphanFiles): deletes the files under
+ * the table directory that no snapshot, tag or changelog references (data
+ * files, manifests, manifest lists, index and statistics files, hidden
+ * temporaries left by crashed or failed writes and commits) and whose
+ * modification time is strictly older than older_than_ms (epoch millis;
+ * pass now - 1 day, Java's default, so that files a running writer has not
+ * committed yet survive). schema/, snapshot-N, the EARLIEST/LATEST hints,
+ * tag/, branch/, consumer/ and service/ are never touched. Data directories
+ * the deletion leaves empty are removed too. dry_run != 0: nothing is
+ * deleted, the files that would be are reported.
+ *
+ * If any snapshot, tag, manifest list or manifest cannot be read, nothing
+ * is deleted and the error names that file. A failed delete stops at that
+ * file (named in the error); files deleted before it stay deleted.
+ *
+ * Out-parameters may each be NULL. *paths / *count: the absolute paths
+ * deleted (or that would be), sorted; free with
+ * paimon_string_list_free(*paths, *count) (*paths is NULL when *count is
+ * 0). *bytes: their total size. On failure *paths = NULL, *count = 0.
+ */
+PAIMON_EXTERN(int) paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int dry_run,
+						    char ***paths, size_t *count, uint64_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif

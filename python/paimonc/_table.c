@@ -1307,9 +1307,48 @@ fail:
 
 /* ==================================================================== module */
 
+/* ============================================================== orphan files */
+
+/* table_remove_orphan_files(table, older_than_ms: int, dry_run: bool)
+ *   -> (list[str] paths, int bytes) */
+static PyObject *mod_table_remove_orphan_files(PyObject *m, PyObject *args)
+{
+	PyObject *table;
+	long long older = 0;
+	int dry_run = 0, rc;
+	char **paths = NULL;
+	size_t n = 0;
+	uint64_t bytes = 0;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OLp:table_remove_orphan_files", &table, &older, &dry_run))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	/* the table is only read (path, FileIO), as by writes and commits */
+	CALL_NOGIL(rc = paimon_table_remove_orphan_files(t, (int64_t)older, dry_run, &paths, &n, &bytes));
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; list != NULL && i < n; i++) {
+		PyObject *str = PyUnicode_DecodeFSDefault(paths[i]);
+		if (str == NULL) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
+	}
+	paimon_string_list_free(paths, n);
+	if (list == NULL)
+		return NULL;
+	return Py_BuildValue("(NK)", list, (unsigned long long)bytes);
+}
+
 static PyMethodDef table_api_methods[] = {
 	{"table_write_new", mod_table_write_new, METH_VARARGS, "(table, options|None) -> TableWrite"},
 	{"table_commit_new", mod_table_commit_new, METH_VARARGS, "(table, options|None) -> TableCommit"},
+	{"table_remove_orphan_files", mod_table_remove_orphan_files, METH_VARARGS,
+	 "(table, older_than_ms, dry_run) -> (paths, bytes)"},
 	{"commit_message_deserialize", mod_message_deserialize, METH_O, "(bytes) -> CommitMessage"},
 	{"predicate_build", mod_predicate_build, METH_O, "(tuple tree) -> Predicate"},
 	{"predicate_parse", mod_predicate_parse, METH_O, "(SQL-like text) -> Predicate"},

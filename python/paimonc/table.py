@@ -1,7 +1,8 @@
 """Table-level entry points of the write and read APIs (pypaimon's names).
 
 Mixed into paimonc.catalog.Table: ``new_batch_write_builder()``,
-``new_stream_write_builder()``, ``new_read_builder()`` and ``copy(options)``.
+``new_stream_write_builder()``, ``new_read_builder()``, ``copy(options)``
+and ``remove_orphan_files(older_than=None, dry_run=False)``.
 """
 
 __all__ = ["TableApiMixin"]
@@ -49,3 +50,36 @@ class TableApiMixin:
         t._dynamic_options = dyn
         from .read import _apply_time_travel
         return _apply_time_travel(t)
+
+    def remove_orphan_files(self, older_than=None, dry_run=False):
+        """Deletes files under the table directory that no snapshot, tag or
+        changelog references (left by failed or crashed writes and commits),
+        as Java Paimon's RemoveOrphanFiles; returns their absolute paths,
+        sorted. Only files modified strictly before ``older_than`` are
+        touched: a ``datetime`` (naive = local time), a ``timedelta`` before
+        now, or epoch milliseconds (int); default: one day ago, so files of
+        writes still running survive. ``dry_run=True`` deletes nothing and
+        returns what would be deleted. Schema, snapshot, hint and tag files
+        and branch/ and consumer/ are never touched. If any snapshot, tag or
+        manifest cannot be read nothing is deleted and the error names it."""
+        import datetime as _dt
+        import time as _time
+        from .errors import InvalidArgumentError
+        now_ms = int(_time.time() * 1000)
+        if older_than is None:
+            older_ms = now_ms - 24 * 3600 * 1000
+        elif isinstance(older_than, _dt.datetime):
+            older_ms = int(older_than.timestamp() * 1000)
+        elif isinstance(older_than, _dt.timedelta):
+            older_ms = now_ms - int(older_than.total_seconds() * 1000)
+        elif isinstance(older_than, int) and not isinstance(older_than, bool):
+            older_ms = older_than
+        else:
+            raise InvalidArgumentError(
+                "older_than must be a datetime, a timedelta or epoch milliseconds, not %s"
+                % type(older_than).__name__)
+        if not -(1 << 63) <= older_ms < (1 << 63):
+            raise InvalidArgumentError("older_than out of range: %r" % (older_than,))
+        from . import _native
+        paths, _bytes = _native.table_remove_orphan_files(self._t, older_ms, bool(dry_run))
+        return paths

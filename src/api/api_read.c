@@ -149,7 +149,9 @@ fail:
  * and switches to its schema; without them, back to the table's schema.
  * A snapshot that cannot be resolved (no such id / tag, a bad value) keeps
  * the current schema and is reported by paimon_read_builder_plan, as Java
- * and pypaimon defer it. Other failures (rb_use_schema) are returned.
+ * and pypaimon defer it. Other failures (an unreadable snapshot or tag
+ * file, rb_use_schema) are returned: deferring them would let a later plan
+ * that reads the file fine use the wrong schema.
  */
 static int rb_resolve_time_travel(paimon_read_builder *rb)
 {
@@ -165,7 +167,7 @@ static int rb_resolve_time_travel(paimon_read_builder *rb)
 	}
 	pm_err_save(&saved);
 	rc = pm_scan_resolve_snapshot(rb->t->io, rb->t->path, &opts, &snap);
-	if (rc == PAIMON_ENOMEM)
+	if (rc && rc != PAIMON_ENOTFOUND && rc != PAIMON_EINVAL)
 		goto done;
 	if (rc || !snap) {
 		pm_err_restore(&saved);

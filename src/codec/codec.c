@@ -389,6 +389,37 @@ int pm_codec_decompress_exact(pm_codec_ctx *ctx, int codec, const void *src, siz
 	return 0;
 }
 
+/* ------------------------------------------------- expansion bound */
+
+size_t pm_codec_max_decompressed_len(int codec, size_t n)
+{
+	size_t ratio;
+	switch (codec) {
+	case PM_CODEC_UNCOMPRESSED:
+		return n;
+	case PM_CODEC_SNAPPY:
+		ratio = 22;
+		break;
+	case PM_CODEC_LZ4:
+	case PM_CODEC_LZ4_RAW:
+		ratio = 255;
+		break;
+	case PM_CODEC_GZIP:
+	case PM_CODEC_DEFLATE:
+	case PM_CODEC_ZLIB:
+		ratio = 1032;
+		break;
+	case PM_CODEC_ZSTD:
+		ratio = 32768;
+		break;
+	default:
+		return SIZE_MAX;
+	}
+	if (n > (SIZE_MAX - 64) / ratio)
+		return SIZE_MAX;
+	return n * ratio + 64;
+}
+
 /* ------------------------------------------------- unknown output size */
 
 static int decompress_grow(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t n,
@@ -400,6 +431,9 @@ static int decompress_grow(pm_codec_ctx *ctx, int codec, const uint8_t *src, siz
 		return unsupported(codec);
 	if (n == 0)
 		return 0;
+	/* No reservation beyond what n bytes of this codec can possibly produce. */
+	if (limit > pm_codec_max_decompressed_len(codec, n))
+		limit = pm_codec_max_decompressed_len(codec, n);
 	switch (codec) {
 	case PM_CODEC_GZIP:
 	case PM_CODEC_DEFLATE:
@@ -415,8 +449,8 @@ static int decompress_grow(pm_codec_ctx *ctx, int codec, const uint8_t *src, siz
 		if (snappy_uncompressed_length((const char *)src, n, &guess) != SNAPPY_OK)
 			return pm_err(PAIMON_ECORRUPT, "SNAPPY: corrupt block header (%zu bytes)", n);
 		if (guess > limit)
-			return pm_err(PAIMON_ECORRUPT, "SNAPPY: block decompresses to %zu bytes, more "
-				      "than the limit of %zu", guess, limit);
+			return pm_err(PAIMON_ECORRUPT, "SNAPPY: block of %zu bytes claims %zu decompressed "
+				      "bytes, more than the limit of %zu", n, guess, limit);
 		break;
 	case PM_CODEC_UNCOMPRESSED:
 		guess = n;

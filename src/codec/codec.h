@@ -100,6 +100,18 @@ int pm_codec_compress_ctx(pm_codec_ctx *ctx, int codec, int level, const void *s
 			  pm_buf *out);
 int pm_codec_compress(int codec, int level, const void *src, size_t n, pm_buf *out);
 
+/*
+ * Largest output n compressed bytes of codec can legitimately decode to, from
+ * each format's most expansive construct (a guard against corrupt sizes):
+ *   UNCOMPRESSED n;  SNAPPY 22n + 64 (a 3-byte copy yields at most 64 bytes);
+ *   LZ4 / LZ4_RAW 255n + 64 (each match-length byte adds at most 255);
+ *   GZIP / DEFLATE / ZLIB 1032n + 64 (a 258-byte match in 2 bits);
+ *   ZSTD 32768n + 64 (a 4-byte RLE block yields at most 128 KiB).
+ * SIZE_MAX for codecs without a known bound (LZO, BROTLI, unknown) and on
+ * overflow.
+ */
+size_t pm_codec_max_decompressed_len(int codec, size_t n);
+
 /* Worst-case compressed size of n bytes (0 if unknown/unsupported codec). */
 size_t pm_codec_max_compressed_len(int codec, size_t n);
 

@@ -22,4 +22,15 @@ void pm_free(void *p);
 void pm_mem_fail_at(long nth);
 long pm_mem_count(void);
 
+/* Resource-limit testing (process-wide, not thread-local, so the worker
+ * threads of a Parquet reader are covered too): any single pm_malloc /
+ * pm_calloc / pm_realloc / pm_strndup request above max bytes fails with
+ * PAIMON_ENOMEM ("... request of N bytes exceeds the test allocation cap of
+ * M bytes"); 0 (the default) disables the cap. Setting the cap also resets
+ * the high-water mark: pm_mem_max_request() returns the largest single
+ * request (in bytes, capped ones included) seen since the last
+ * pm_mem_set_max_alloc call. Test-only: production code never sets a cap. */
+void pm_mem_set_max_alloc(size_t max);
+size_t pm_mem_max_request(void);
+
 #endif

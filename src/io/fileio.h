@@ -84,6 +84,10 @@ int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
 
 /* Local POSIX file system. Free with pm_fileio_close. */
 int pm_fileio_local_new(pm_fileio **out);
+/* Whether the local FileIO syncs (fsync of published files and their
+ * directory, fdatasync of streamed files at close). On by default; tests
+ * that only check logic may turn it off for speed. Process-wide. */
+void pm_fileio_local_set_sync(int on);
 
 /* The FileIO the library uses for catalogs, tables and Parquet files: the
  * local one, unless a test installed a factory (pm_fileio_set_factory; see

@@ -137,14 +137,18 @@ void pm_fault_ctl_set_logging(pm_fault_ctl *c, int on)
 }
 
 /* Counts and logs one operation; returns the action to take (NONE mostly). */
-static pm_fault_action step(pm_fault_ctl *c, pm_fault_op op, const char *path, uint64_t bytes)
+static pm_fault_action step2(pm_fault_ctl *c, pm_fault_op op, const char *path, const char *path2,
+			     uint64_t bytes)
 {
 	pm_fault_action act = PM_FAULT_NONE;
 	uint64_t index = 0;
 	int counted;
+	char *pcopy;
+	pm_err_state keep;
 	pthread_mutex_lock(&c->mu);
 	counted = (!c->plan.ops_mask || (c->plan.ops_mask & PM_FOP_BIT(op))) &&
-		  (!c->path_substr || (path && strstr(path, c->path_substr)));
+		  (!c->path_substr || (path && strstr(path, c->path_substr)) ||
+		   (path2 && strstr(path2, c->path_substr)));
 	if (counted) {
 		index = ++c->count;
 		if (c->plan.at && c->plan.action != PM_FAULT_NONE &&
@@ -155,6 +159,8 @@ static pm_fault_action step(pm_fault_ctl *c, pm_fault_op op, const char *path, u
 		}
 	}
 	if (c->logging) {
+		/* A failed log allocation must not replace the caller's error state. */
+		pm_err_save(&keep);
 		if (c->nev == c->cap) {
 			size_t ncap = c->cap ? c->cap * 2 : 64;
 			pm_fault_event *n = pm_realloc(c->ev, ncap * sizeof *n);
@@ -163,17 +169,25 @@ static pm_fault_action step(pm_fault_ctl *c, pm_fault_op op, const char *path, u
 				c->cap = ncap;
 			}
 		}
-		if (c->nev < c->cap) {
+		/* A log entry that cannot be allocated is dropped (never one with a
+		 * NULL path). */
+		if (c->nev < c->cap && (pcopy = pm_strdup(path ? path : "")) != NULL) {
 			pm_fault_event *e = &c->ev[c->nev++];
 			e->op = op;
-			e->path = pm_strdup(path ? path : "");
+			e->path = pcopy;
 			e->index = index;
 			e->bytes = bytes;
 			e->fired = act != PM_FAULT_NONE;
 		}
+		pm_err_restore(&keep);
 	}
 	pthread_mutex_unlock(&c->mu);
 	return act;
+}
+
+static pm_fault_action step(pm_fault_ctl *c, pm_fault_op op, const char *path, uint64_t bytes)
+{
+	return step2(c, op, path, NULL, bytes);
 }
 
 static void crash(pm_fault_ctl *c)
@@ -181,24 +195,32 @@ static void crash(pm_fault_ctl *c)
 	_exit(c->plan.crash_status ? c->plan.crash_status : 86);
 }
 
-static int injected(pm_fault_ctl *c, int errnum, pm_fault_op op, const char *path)
+static int injected2(pm_fault_ctl *c, int errnum, pm_fault_op op, const char *path, const char *path2)
 {
 	if (!errnum)
 		errnum = c->plan.err ? c->plan.err : EIO;
+	if (path2)
+		return pm_err_os(pm_err_from_errno(errnum), errnum, "injected fault in %s '%s' -> '%s'",
+				 pm_fault_op_name(op), path, path2);
 	return pm_err_os(pm_err_from_errno(errnum), errnum, "injected fault in %s '%s'", pm_fault_op_name(op),
 			 path);
 }
 
+static int injected(pm_fault_ctl *c, int errnum, pm_fault_op op, const char *path)
+{
+	return injected2(c, errnum, op, path, NULL);
+}
+
 /* The common shape of operations without a torn form. */
-#define SIMPLE_OP(op, path, bytes, call)                                     \
+#define SIMPLE_OP2(op, path, path2, bytes, call)                                   \
 	do {                                                                 \
-		pm_fault_action a_ = step(f->ctl, (op), (path), (bytes));    \
+		pm_fault_action a_ = step2(f->ctl, (op), (path), (path2), (bytes)); \
 		int rc_;                                                     \
 		switch (a_) {                                                \
 		case PM_FAULT_FAIL:                                          \
-			return injected(f->ctl, 0, (op), (path));            \
+			return injected2(f->ctl, 0, (op), (path), (path2)); \
 		case PM_FAULT_SHORT:                                         \
-			return injected(f->ctl, ENOSPC, (op), (path));       \
+			return injected2(f->ctl, ENOSPC, (op), (path), (path2)); \
 		case PM_FAULT_CRASH_BEFORE:                                  \
 		case PM_FAULT_CRASH_TORN:                                    \
 			crash(f->ctl);                                       \
@@ -211,6 +233,7 @@ static int injected(pm_fault_ctl *c, int errnum, pm_fault_op op, const char *pat
 			crash(f->ctl);                                       \
 		return rc_;                                                  \
 	} while (0)
+#define SIMPLE_OP(op, path, bytes, call) SIMPLE_OP2(op, path, NULL, bytes, call)
 
 static int f_read_all(pm_fileio *io, const char *path, pm_buf *out)
 {
@@ -263,7 +286,7 @@ static int f_remove_all(pm_fileio *io, const char *path)
 static int f_rename_new(pm_fileio *io, const char *src, const char *dst)
 {
 	fault_io *f = (fault_io *)io;
-	SIMPLE_OP(PM_FOP_RENAME_NEW, src, 0, pm_fileio_rename_new(f->inner, src, dst));
+	SIMPLE_OP2(PM_FOP_RENAME_NEW, src, dst, 0, pm_fileio_rename_new(f->inner, src, dst));
 }
 
 static int f_write_overwrite(pm_fileio *io, const char *path, const void *data, size_t len)

@@ -80,7 +80,8 @@ typedef enum pm_fault_action {
 typedef struct pm_fault_plan {
 	uint64_t at;             /* 1-based index among counted operations; 0: never fire */
 	unsigned ops_mask;       /* counted operations (PM_FOP_BIT set); 0: all */
-	const char *path_substr; /* counted only if the path contains this; NULL: any (copied) */
+	const char *path_substr; /* counted only if the path (rename: source or target)
+				  * contains this; NULL: any (copied) */
 	pm_fault_action action;
 	int err;                 /* errno for FAIL (0: EIO) */
 	int persistent;          /* FAIL/SHORT: every counted operation from `at` on fails */

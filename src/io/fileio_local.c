@@ -27,6 +27,14 @@
 #define RENAME_NOREPLACE (1 << 0)
 #endif
 
+/* Durability switch (tests only turn it off, as SQLite's synchronous=OFF). */
+static int g_sync = 1;
+
+void pm_fileio_local_set_sync(int on)
+{
+	g_sync = on;
+}
+
 static int os_err(int errnum, const char *what, const char *path)
 {
 	return pm_err_os(pm_err_from_errno(errnum), errnum, "%s '%s'", what, path);
@@ -205,6 +213,8 @@ static void sync_parent_dir(const char *dst)
 		return;
 	memcpy(dir, dst, n);
 	dir[n] = '\0';
+	if (!g_sync)
+		return;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);
@@ -261,7 +271,7 @@ static int local_write_new_atomic(pm_fileio *io, const char *path, const void *d
 		return rc;
 	}
 	rc = write_fd_all(fd, data, len, tmp.data);
-	if (rc == 0 && fsync(fd) != 0)
+	if (rc == 0 && g_sync && fsync(fd) != 0)
 		rc = os_err(errno, "cannot sync", tmp.data);
 	if (close(fd) != 0 && rc == 0)
 		rc = os_err(errno, "cannot close", tmp.data);
@@ -458,7 +468,7 @@ static int local_out_close(pm_out_stream *s)
 	local_out *o = (local_out *)s;
 	int rc = 0;
 	/* Data files must be on disk before a snapshot can reference them. */
-	if (fdatasync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
+	if (g_sync && fdatasync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
 		rc = os_err(errno, "cannot sync", o->path);
 	if (close(o->fd) != 0 && rc == 0)
 		rc = os_err(errno, "cannot close", o->path);

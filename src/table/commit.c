@@ -549,6 +549,7 @@ typedef struct attempt_state {
 	/* delta manifests reusable across attempts (APPEND without row tracking) */
 	int has_delta;
 	int uncertain;             /* an attempt may have landed: never delete its files */
+	pm_err_state uncertain_err; /* why the last uncertain attempt failed */
 	pm_manifest_file_meta_list delta;
 	pm_strlist delta_names;
 	pm_manifest_namer namer;
@@ -693,8 +694,10 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 		goto done;
 	}
 	if (rc != PAIMON_EEXISTS) {
-		/* unknown whether the snapshot landed: keep the files */
+		/* unknown whether the snapshot landed: keep the files; the error
+		 * is reported if no retry succeeds */
 		*outcome = A_UNCERTAIN;
+		pm_err_save(&st->uncertain_err);
 		pm_strlist_dispose(&w.manifests);
 		pm_strlist_dispose(&w.lists);
 		rc = 0;
@@ -910,8 +913,16 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 		id = -1;
 		if (retry >= c->max_retries ||
 		    (c->timeout_ms >= 0 && pm_monotonic_millis() - start > c->timeout_ms)) {
-			rc = pm_err(PAIMON_ECONFLICT, "commit to '%s' failed after %d attempt(s): concurrent commits kept "
-				    "winning (commit.max-retries = %d)", c->table_path, retry + 1, c->max_retries);
+			if (outcome == A_UNCERTAIN) {
+				/* the last attempt failed on I/O, not on a race: report that */
+				pm_err_restore(&st.uncertain_err);
+				rc = pm_err_wrap("commit to '%s' failed after %d attempt(s)", c->table_path, retry + 1);
+			} else {
+				rc = pm_err(PAIMON_ECONFLICT,
+					    "commit to '%s' failed after %d attempt(s): concurrent commits kept "
+					    "winning (commit.max-retries = %d)",
+					    c->table_path, retry + 1, c->max_retries);
+			}
 			break;
 		}
 		{

@@ -8,7 +8,7 @@
  * changelog manifest lists, the manifests they name, the data files (and
  * their extra files) of every entry of those manifests, the index manifest
  * and the index files it names, statistics files. Never orphans, whatever
- * their age: schema/*, snapshot/snapshot-N, snapshot/EARLIEST|LATEST,
+ * their age: schema/..., snapshot/snapshot-N, snapshot/EARLIEST|LATEST,
  * tag/tag-*, anything under branch/ or consumer/ or service/.
  * Candidates: every other regular file in the table directory tree
  * (data directories, manifest/, index/, statistics/, hidden temporaries

@@ -159,6 +159,7 @@ fail:
 
 /* ----------------------------------------------------------- schema cache */
 
+/* On failure c is left empty (nothing to dispose). */
 int pm_schema_cache_init(pm_schema_cache *c, pm_fileio *io, const char *table_path,
 			 const pm_table_schema *current)
 {
@@ -169,11 +170,14 @@ int pm_schema_cache_init(pm_schema_cache *c, pm_fileio *io, const char *table_pa
 	if (current) {
 		pm_table_schema *cp = NULL;
 		int rc = pm_schema_copy(current, &cp);
-		if (rc)
+		if (rc) {
+			pm_schema_cache_dispose(c);
 			return rc;
+		}
 		c->items = pm_malloc(4 * sizeof *c->items);
 		if (!c->items) {
 			pm_schema_free(cp);
+			pm_schema_cache_dispose(c);
 			return PAIMON_ENOMEM;
 		}
 		c->cap = 4;

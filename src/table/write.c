@@ -365,7 +365,7 @@ static void pbatch_unref(pm_table_writer *w, pbatch *b)
 	w->pend_bytes -= b->bytes;
 	if (b->arr.release)
 		b->arr.release(&b->arr);
-	for (i = 0; i < 2 * b->n; i++)
+	for (i = 0; b->strs && i < 2 * b->n; i++)
 		pm_free(b->strs[i]);
 	pm_free(b->strs);
 	pm_free(b->kids);

@@ -250,7 +250,7 @@ int pm_tc_read_list(pm_tc_reader *r, uint8_t *et, uint32_t *count)
 		r->pos = start;
 		return CORRUPT(r, "invalid list element type %u", b & 0x0f);
 	}
-	if (n > (r->len - r->pos) / min_elem_size(*et)) {
+	if (n > UINT32_MAX || n > (r->len - r->pos) / min_elem_size(*et)) {
 		size_t rem = r->len - r->pos;
 		r->pos = start;
 		return CORRUPT(r, "list size %llu exceeds remaining %zu bytes", (unsigned long long)n, rem);
@@ -278,7 +278,7 @@ int pm_tc_read_map(pm_tc_reader *r, uint8_t *kt, uint8_t *vt, uint32_t *count)
 		r->pos = start;
 		return CORRUPT(r, "invalid map key/value types 0x%02x", b);
 	}
-	if (n > (r->len - r->pos) / (min_elem_size(*kt) + min_elem_size(*vt))) {
+	if (n > UINT32_MAX || n > (r->len - r->pos) / (min_elem_size(*kt) + min_elem_size(*vt))) {
 		size_t rem = r->len - r->pos;
 		r->pos = start;
 		return CORRUPT(r, "map size %llu exceeds remaining %zu bytes", (unsigned long long)n, rem);

@@ -1,0 +1,44 @@
+/*
+ * api/api_orphan.c - paimon_table_remove_orphan_files over table/orphan.
+ */
+#include "paimonc/table.h"
+#include "table/catalog.h"
+#include "table/orphan.h"
+#include "core/error.h"
+#include "core/mem.h"
+
+#include <string.h>
+
+int paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int dry_run, char ***paths,
+				     size_t *count, uint64_t *bytes)
+{
+	pm_orphan_list l;
+	int rc;
+	if (paths)
+		*paths = NULL;
+	if (count)
+		*count = 0;
+	if (bytes)
+		*bytes = 0;
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "remove orphan files: no table");
+	memset(&l, 0, sizeof l);
+	rc = pm_table_remove_orphans(t->io, t->path, older_than_ms, dry_run, &l);
+	if (rc) {
+		pm_orphan_list_dispose(&l);
+		return rc;
+	}
+	if (bytes)
+		*bytes = l.bytes;
+	if (count)
+		*count = l.paths.len;
+	if (paths && l.paths.len) {
+		/* the strlist's array becomes the caller's (pm_malloc'd, as
+		 * paimon_string_list_free expects) */
+		*paths = l.paths.items;
+		l.paths.items = NULL;
+		l.paths.len = l.paths.cap = 0;
+	}
+	pm_orphan_list_dispose(&l);
+	return 0;
+}

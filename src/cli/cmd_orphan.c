@@ -1,0 +1,129 @@
+/*
+ * cmd_orphan.c - `paimonc remove-orphan-files DB.TABLE [--older-than T] [--dry-run]`.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define ORPHAN_DAY_MS (24LL * 3600 * 1000)
+
+static int64_t now_millis(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* "<digits>" = epoch millis; "<digits><unit>" (ms, s, m, h, d) = that long
+ * before now. Returns 0 or -1. */
+static int parse_older_than(const char *s, int64_t now, int64_t *out)
+{
+	const char *p = s;
+	int64_t n = 0, unit;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (INT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	if (*p == '\0') {
+		*out = n;
+		return 0;
+	}
+	if (strcmp(p, "ms") == 0)
+		unit = 1;
+	else if (strcmp(p, "s") == 0)
+		unit = 1000;
+	else if (strcmp(p, "m") == 0 || strcmp(p, "min") == 0)
+		unit = 60 * 1000;
+	else if (strcmp(p, "h") == 0)
+		unit = 3600 * 1000;
+	else if (strcmp(p, "d") == 0)
+		unit = ORPHAN_DAY_MS;
+	else
+		return -1;
+	if (n > (now > 0 ? now : 0) / unit)
+		return -1;
+	*out = now - n * unit;
+	return 0;
+}
+
+static int remove_orphans_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[1], *older_arg = NULL;
+	size_t npos, n = 0, i;
+	int dry_run = 0, rc;
+	int64_t now = now_millis(), older = now - ORPHAN_DAY_MS;
+	uint64_t bytes = 0;
+	char **paths = NULL;
+	paimon_table *t = NULL;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 0, "older-than", "T",
+		 "only files modified before T: epoch millis, or a duration before now such as 1d, 2h, 30m, 45s "
+		 "(default: 1d)",
+		 &older_arg, 0},
+		{CLI_OPT_FLAG, 0, "dry-run", NULL, "list the orphan files without deleting them", &dry_run, 0},
+		{CLI_OPT_FLAG, 0, "json", NULL,
+		 "print {\"dryRun\", \"olderThanMillis\", \"count\", \"bytes\", \"files\": [paths]}", &ctx->json, 0},
+		{0},
+	};
+
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		return rc;
+	if (older_arg && parse_older_than(older_arg, now, &older) < 0)
+		return cli_usage_error(ctx,
+				       "invalid --older-than '%s': expected epoch millis or a duration such as 1d, "
+				       "2h, 30m, 45s, 500ms",
+				       older_arg);
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
+		return rc;
+	if (paimon_table_remove_orphan_files(t, older, dry_run, &paths, &n, &bytes) < 0) {
+		rc = cli_fail();
+		paimon_table_free(t);
+		return rc;
+	}
+	paimon_table_free(t);
+	rc = CLI_EXIT_OK;
+	if (ctx->json) {
+		json_t *doc = json_object(), *files = json_array();
+		int err = !doc || !files;
+		for (i = 0; !err && i < n; i++)
+			err = cli_json_push(files, json_string(paths[i])) < 0;
+		if (!err)
+			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
+			      json_object_set_new(doc, "olderThanMillis", json_integer(older)) < 0 ||
+			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
+			      json_object_set_new(doc, "bytes", json_integer((json_int_t)bytes)) < 0 ||
+			      json_object_set_new(doc, "files", files) < 0;
+		else
+			json_decref(files);
+		files = NULL;
+		if (err) {
+			json_decref(doc);
+			rc = cli_oom();
+		} else {
+			rc = cli_print_json(doc);
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", paths[i]);
+		printf("%s %zu orphan file%s (%llu bytes)\n", dry_run ? "Would remove" : "Removed", n,
+		       n == 1 ? "" : "s", (unsigned long long)bytes);
+	}
+	paimon_string_list_free(paths, n);
+	return rc;
+}
+
+const cli_cmd cli_cmd_remove_orphan_files = {
+	"remove-orphan-files", remove_orphans_main, "DB.TABLE [--older-than T] [--dry-run] [--json]",
+	"Delete files under the table that no snapshot or tag references (left by failed writes and commits).",
+	"Orphans: data files, manifests, manifest lists, index and statistics files and hidden temporaries\n"
+	"that no snapshot, changelog or tag references, modified before --older-than (default: 1 day ago,\n"
+	"so files of writes still running survive). schema/, snapshot files, hints, tags, branch/ and\n"
+	"consumer/ are never touched. If any snapshot, tag or manifest cannot be read nothing is deleted.\n"
+	"Prints the paths deleted (with --dry-run: that would be) and a summary line.\n",
+	1, 1,
+};
