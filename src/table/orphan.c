@@ -341,15 +341,28 @@ static int is_digits(const char *s)
 /* Top-level directories never walked. */
 static int skipped_top_dir(const char *n)
 {
-	return strcmp(n, "schema") == 0 || strcmp(n, "tag") == 0 || strcmp(n, "branch") == 0 ||
-	       strcmp(n, "consumer") == 0 || strcmp(n, "service") == 0;
+	return strcmp(n, "branch") == 0 || strcmp(n, "consumer") == 0 || strcmp(n, "service") == 0;
+}
+
+/* Top-level directories where only the hidden temporaries of a crashed
+ * no-overwrite publish (".schema-3.<random>.tmp", ".tag-t.<random>.tmp")
+ * can be orphans: every other file there is live metadata. */
+static int temp_only_top_dir(const char *n)
+{
+	return n && (strcmp(n, "schema") == 0 || strcmp(n, "tag") == 0);
+}
+
+static int hidden_temp(const char *n)
+{
+	size_t len = strlen(n);
+	return n[0] == '.' && len > 5 && strcmp(n + len - 4, ".tmp") == 0;
 }
 
 /* Top-level directories holding metadata (walked, never removed). */
 static int meta_top_dir(const char *n)
 {
 	return strcmp(n, "snapshot") == 0 || strcmp(n, "changelog") == 0 || strcmp(n, "manifest") == 0 ||
-	       strcmp(n, "index") == 0 || strcmp(n, "statistics") == 0;
+	       strcmp(n, "index") == 0 || strcmp(n, "statistics") == 0 || temp_only_top_dir(n);
 }
 
 /* Files that are never orphans wherever they are referenced from. */
@@ -411,6 +424,8 @@ static int walk_dir(walk *w, const char *dir, const char *top, int depth, long p
 		const pm_file_status *st = &l.items[i];
 		char *p;
 		if (depth == 0 && st->is_dir && skipped_top_dir(st->name))
+			continue;
+		if (temp_only_top_dir(top) && (st->is_dir || !hidden_temp(st->name)))
 			continue;
 		if (!st->is_dir &&
 		    (protected_file(top, st->name) || nameset_has(w->used, st->name) || st->mtime_ms >= w->older_than))

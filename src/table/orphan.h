@@ -8,8 +8,10 @@
  * changelog manifest lists, the manifests they name, the data files (and
  * their extra files) of every entry of those manifests, the index manifest
  * and the index files it names, statistics files. Never orphans, whatever
- * their age: schema/..., snapshot/snapshot-N, snapshot/EARLIEST|LATEST,
- * tag/tag-*, anything under branch/ or consumer/ or service/.
+ * their age: the schema files and tags (in schema/ and tag/ only hidden
+ * temporaries ".<name>.<random>.tmp" of a crashed publish are candidates),
+ * snapshot/snapshot-N, snapshot/EARLIEST|LATEST, anything under branch/,
+ * consumer/ or service/.
  * Candidates: every other regular file in the table directory tree
  * (data directories, manifest/, index/, statistics/, hidden temporaries
  * such as snapshot/.snapshot-7.<random>.tmp) that is not referenced and whose

@@ -315,6 +315,8 @@ static void fix_init(fix *f)
 	plant(f->table, "index/index-00000000-stray-0", 12, &f->strays);
 	plant(f->table, "statistics/stat-00000000-stray-0", 12, &f->strays);
 	plant(f->table, "stray-at-root", 1, &f->strays);
+	plant(f->table, "tag/.tag-x.1234abcd.tmp", 5, &f->strays);
+	plant(f->table, "schema/.schema-5.1234abcd.tmp", 5, &f->strays);
 	pm_strlist_sort(&f->strays);
 	for (i = 0; i < f->strays.len; i++) {
 		struct stat st;
@@ -325,8 +327,7 @@ static void fix_init(fix *f)
 	plant(f->table, "branch/branch-b1/stray", 5, &f->keep);
 	plant(f->table, "consumer/consumer-c1", 5, &f->keep);
 	plant(f->table, "service/whatever", 5, &f->keep);
-	plant(f->table, "tag/.tag-x.tmp", 5, &f->keep);
-	plant(f->table, "schema/.schema-5.tmp", 5, &f->keep);
+	plant(f->table, "schema/notes.tmp", 5, &f->keep); /* only hidden temporaries are candidates there */
 	age_tree(f->table, now - 2 * DAY_MS);
 	plant(f->table, "dt=p1/bucket-0/data-00000000-young.parquet", 9, NULL);
 	snprintf(f->young, sizeof f->young, "%s/dt=p1/bucket-0/data-00000000-young.parquet", f->table);
