@@ -373,10 +373,10 @@ void cli_print_top_help(FILE *f, const cli_group *const *groups, size_t ngroups,
 	fputs(global_help, f);
 	fputs("\nCommands:\n", f);
 	for (c = 0; c < ncmds; c++)
-		fprintf(f, "  %-18s %s\n", cmds[c]->name, cmds[c]->synopsis);
+		fprintf(f, "  %-19s %s\n", cmds[c]->name, cmds[c]->synopsis);
 	for (g = 0; g < ngroups; g++)
 		for (c = 0; c < groups[g]->ncmds; c++)
-			fprintf(f, "  %-8s %-9s %s\n", groups[g]->name, groups[g]->cmds[c].name,
+			fprintf(f, "  %-8s %-10s %s\n", groups[g]->name, groups[g]->cmds[c].name,
 				groups[g]->cmds[c].synopsis);
 	fputs("\nExit status: 0 success, 1 failure, 2 usage error.\n"
 	      "Run 'paimonc GROUP --help' or 'paimonc GROUP COMMAND --help' for details.\n",
