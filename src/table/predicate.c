@@ -431,6 +431,14 @@ static int put_literal(pm_buf *out, const pm_pred_lit *l)
 	return rc ? rc : pm_buf_putc(out, '\'');
 }
 
+/* What a node prints as: an AND/OR with one child prints as that child. */
+static const pm_predicate *print_form(const pm_predicate *k)
+{
+	while ((k->op == PM_PRED_AND || k->op == PM_PRED_OR) && k->nkids == 1)
+		k = k->kids[0];
+	return k;
+}
+
 static int print_rec(const pm_predicate *p, pm_buf *out, int depth)
 {
 	int rc = 0;
@@ -442,8 +450,8 @@ static int print_rec(const pm_predicate *p, pm_buf *out, int depth)
 		if (p->nkids == 1) /* prints as its only child */
 			return print_rec(p->kids[0], out, depth + 1);
 		for (size_t i = 0; !rc && i < p->nkids; i++) {
-			const pm_predicate *k = p->kids[i];
-			int paren = (k->op == PM_PRED_AND || k->op == PM_PRED_OR) && k->nkids > 1;
+			const pm_predicate *k = p->kids[i], *f = print_form(k);
+			int paren = f->op == PM_PRED_AND || f->op == PM_PRED_OR;
 			if (i)
 				rc = pm_buf_puts(out, p->op == PM_PRED_AND ? " AND " : " OR ");
 			if (!rc && paren)

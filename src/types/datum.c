@@ -278,6 +278,8 @@ static int parse_decimal(const char *p, size_t n, int prec, int scale, __int128 
 		for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
 			any = 1;
 			if (frac_digits < scale) {
+				if (int_digits + frac_digits >= 38)
+					return -1; /* more digits than any DECIMAL holds */
 				v = v * 10 + (p[i] - '0');
 				frac_digits++;
 			} else if (p[i] != '0') {

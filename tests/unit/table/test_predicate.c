@@ -176,6 +176,28 @@ static void test_text_errors(void)
 	}
 }
 
+/* A one-child AND/OR prints as its child; the grouping around it must
+ * survive: AND(a, OR1(OR(b, c))) is "a AND (b OR c)", not "a AND b OR c"
+ * (fuzz_predicate finding: the printed text parsed to a different tree). */
+static void test_single_child_grouping(void)
+{
+	pm_predicate *a, *b, *c, *or2, *or1, *top, *k[2];
+	CHECK_OK(pm_pred_leaf(&a, "a", PM_PRED_IS_NULL, NULL, NULL, 0));
+	CHECK_OK(pm_pred_leaf(&b, "b", PM_PRED_IS_NULL, NULL, NULL, 0));
+	CHECK_OK(pm_pred_leaf(&c, "c", PM_PRED_IS_NULL, NULL, NULL, 0));
+	k[0] = b;
+	k[1] = c;
+	CHECK_OK(pm_pred_combine(&or2, PM_PRED_OR, k, 2));
+	CHECK_OK(pm_pred_combine(&or1, PM_PRED_AND, &or2, 1));
+	k[0] = a;
+	k[1] = or1;
+	CHECK_OK(pm_pred_combine(&top, PM_PRED_AND, k, 2));
+	char *s = print(top);
+	CHECK_STR(s, "a IS NULL AND (b IS NULL OR c IS NULL)");
+	pm_free(s);
+	pm_pred_free(top);
+}
+
 static void test_construct_and_bytes(void)
 {
 	pm_predicate *p = NULL, *k[2];
@@ -934,5 +956,5 @@ static void teardown(void)
 	schema = NULL;
 }
 
-TEST_MAIN(T(test_text), T(test_text_errors), T(test_construct_and_bytes), T(test_bind_errors),
+TEST_MAIN(T(test_single_child_grouping), T(test_text), T(test_text_errors), T(test_construct_and_bytes), T(test_bind_errors),
 	  T(test_random), T(test_pq_filter), T(test_eval_errors), T(teardown))
