@@ -72,6 +72,11 @@ typedef struct pm_fileio_ops {
 	/* Optional (NULL: pm_fileio_open_write buffers the whole file and
 	 * writes it with write_overwrite at close). */
 	int (*open_write)(pm_fileio *io, const char *path, pm_out_stream **out);
+	/* Optional (NULL: nothing to do): makes every file written so far on the
+	 * storage holding path durable (local: syncfs(2) of its file system).
+	 * A commit calls it once before publishing a snapshot that references
+	 * new data files, instead of one fdatasync per data file. */
+	int (*sync)(pm_fileio *io, const char *path);
 } pm_fileio_ops;
 
 struct pm_fileio {
@@ -85,7 +90,7 @@ int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
 /* Local POSIX file system. Free with pm_fileio_close. */
 int pm_fileio_local_new(pm_fileio **out);
 /* Whether the local FileIO syncs (fsync of published files and their
- * directory, fdatasync of streamed files at close). On by default; tests
+ * directory, syncfs in the sync op). On by default; tests
  * that only check logic may turn it off for speed. Process-wide. */
 void pm_fileio_local_set_sync(int on);
 
@@ -108,6 +113,7 @@ static inline int pm_fileio_mkdirs(pm_fileio *io, const char *d) { return io->op
 static inline int pm_fileio_remove(pm_fileio *io, const char *p) { return io->ops->remove(io, p); }
 static inline int pm_fileio_remove_all(pm_fileio *io, const char *p) { return io->ops->remove_all(io, p); }
 static inline int pm_fileio_rename_new(pm_fileio *io, const char *s, const char *d) { return io->ops->rename_new(io, s, d); }
+static inline int pm_fileio_sync(pm_fileio *io, const char *p) { return io->ops->sync ? io->ops->sync(io, p) : 0; }
 static inline void pm_fileio_close(pm_fileio *io) { if (io) io->ops->close(io); }
 
 /* Opens path for streaming output (see pm_out_stream). */

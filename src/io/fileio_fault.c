@@ -40,7 +40,7 @@ typedef struct fault_out {
 
 static const char *const op_names[PM_FOP_COUNT_] = {
 	"read_all", "read_range", "stat", "write_overwrite", "write_new_atomic", "list",
-	"exists", "mkdirs", "remove", "remove_all", "rename_new", "open_write", "append",
+	"exists", "mkdirs", "remove", "remove_all", "rename_new", "sync", "open_write", "append",
 	"close_stream",
 };
 
@@ -289,6 +289,12 @@ static int f_rename_new(pm_fileio *io, const char *src, const char *dst)
 	SIMPLE_OP2(PM_FOP_RENAME_NEW, src, dst, 0, pm_fileio_rename_new(f->inner, src, dst));
 }
 
+static int f_sync(pm_fileio *io, const char *path)
+{
+	fault_io *f = (fault_io *)io;
+	SIMPLE_OP(PM_FOP_SYNC, path, 0, pm_fileio_sync(f->inner, path));
+}
+
 static int f_write_overwrite(pm_fileio *io, const char *path, const void *data, size_t len)
 {
 	fault_io *f = (fault_io *)io;
@@ -467,6 +473,7 @@ static void f_close(pm_fileio *io)
 static const pm_fileio_ops fault_ops = {
 	f_read_all, f_read_range, f_stat, f_write_overwrite, f_write_new_atomic, f_list,
 	f_exists, f_mkdirs, f_remove, f_remove_all, f_rename_new, f_close, f_open_write,
+	f_sync,
 };
 
 int pm_fileio_fault_new(pm_fault_ctl *ctl, pm_fileio *inner, pm_fileio **out)

@@ -33,6 +33,7 @@ typedef enum pm_fault_op {
 	PM_FOP_REMOVE,
 	PM_FOP_REMOVE_ALL,
 	PM_FOP_RENAME_NEW,
+	PM_FOP_SYNC,         /* pm_fileio_sync */
 	PM_FOP_OPEN_WRITE,   /* pm_fileio_open_write */
 	PM_FOP_APPEND,       /* pm_out_append on a stream */
 	PM_FOP_CLOSE_STREAM, /* pm_out_close on a stream */
@@ -44,7 +45,7 @@ typedef enum pm_fault_op {
 #define PM_FOP_WRITES                                                                       \
 	(PM_FOP_BIT(PM_FOP_WRITE_OVERWRITE) | PM_FOP_BIT(PM_FOP_WRITE_NEW_ATOMIC) |         \
 	 PM_FOP_BIT(PM_FOP_MKDIRS) | PM_FOP_BIT(PM_FOP_REMOVE) | PM_FOP_BIT(PM_FOP_REMOVE_ALL) | \
-	 PM_FOP_BIT(PM_FOP_RENAME_NEW) | PM_FOP_BIT(PM_FOP_OPEN_WRITE) | PM_FOP_BIT(PM_FOP_APPEND) | \
+	 PM_FOP_BIT(PM_FOP_RENAME_NEW) | PM_FOP_BIT(PM_FOP_SYNC) | PM_FOP_BIT(PM_FOP_OPEN_WRITE) | PM_FOP_BIT(PM_FOP_APPEND) | \
 	 PM_FOP_BIT(PM_FOP_CLOSE_STREAM))
 /* Operations that only look. */
 #define PM_FOP_READS                                                                      \

@@ -467,10 +467,9 @@ static int local_out_close(pm_out_stream *s)
 {
 	local_out *o = (local_out *)s;
 	int rc = 0;
-	/* Data files must be on disk before a snapshot can reference them. */
-	if (g_sync && fdatasync(o->fd) != 0 && errno != EINVAL && errno != EROFS)
-		rc = os_err(errno, "cannot sync", o->path);
-	if (close(o->fd) != 0 && rc == 0)
+	/* Durability comes from the sync op (syncfs) the commit calls before
+	 * publishing: one call for all data files instead of one each. */
+	if (close(o->fd) != 0)
 		rc = os_err(errno, "cannot close", o->path);
 	pm_free(o->path);
 	pm_free(o);
@@ -511,11 +510,29 @@ static int local_open_write(pm_fileio *io, const char *path, pm_out_stream **out
 	return 0;
 }
 
+static int local_sync(pm_fileio *io, const char *path)
+{
+	int fd;
+	(void)io;
+	if (!g_sync)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return os_err(errno, "cannot open for syncing", path);
+	if (syncfs(fd) != 0) {
+		int e = errno;
+		close(fd);
+		return os_err(e, "cannot sync the file system of", path);
+	}
+	close(fd);
+	return 0;
+}
+
 static const pm_fileio_ops local_ops = {
 	local_read_all, local_read_range, local_stat, local_write_overwrite,
 	local_write_new_atomic, local_list, local_exists, local_mkdirs,
 	local_remove, local_remove_all, local_rename_new, local_close,
-	local_open_write,
+	local_open_write, local_sync,
 };
 
 int pm_fileio_local_new(pm_fileio **out)

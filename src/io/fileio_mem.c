@@ -75,7 +75,7 @@ static void mem_close(pm_fileio *io)
 
 static const pm_fileio_ops mem_ops = {
 	mem_read_all, mem_read_range, mem_stat, mem_ro, mem_ro, mem_list, mem_exists,
-	mem_path_ro, mem_path_ro, mem_path_ro, mem_rename, mem_close, NULL,
+	mem_path_ro, mem_path_ro, mem_path_ro, mem_rename, mem_close, NULL, NULL,
 };
 
 int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out)

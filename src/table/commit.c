@@ -888,6 +888,12 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 	}
 	if ((rc = check_files(c, static_check, adds, n)))
 		goto out;
+	/* The new data files reach stable storage before any snapshot can
+	 * reference them (one sync for all of them). */
+	if (n > 0 && (rc = pm_fileio_sync(c->io, c->table_path))) {
+		rc = pm_err_wrap("commit to '%s'", c->table_path);
+		goto out;
+	}
 	if ((rc = pm_manifest_namer_init(&st.namer)))
 		goto out;
 	if ((rc = load_latest(c, &latest)))

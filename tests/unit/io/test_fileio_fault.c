@@ -114,6 +114,9 @@ static int run_op(pm_fileio *io, env *e, pm_fault_op op)
 	case PM_FOP_RENAME_NEW:
 		rc = pm_fileio_rename_new(io, e->f, e->r);
 		break;
+	case PM_FOP_SYNC:
+		rc = pm_fileio_sync(io, e->dir);
+		break;
 	case PM_FOP_OPEN_WRITE:
 	case PM_FOP_APPEND:
 	case PM_FOP_CLOSE_STREAM:
@@ -143,7 +146,8 @@ static const char *op_path(env *e, pm_fault_op op)
 	switch (op) {
 	case PM_FOP_WRITE_OVERWRITE: return e->w;
 	case PM_FOP_WRITE_NEW_ATOMIC: return e->n;
-	case PM_FOP_LIST: return e->dir;
+	case PM_FOP_LIST:
+	case PM_FOP_SYNC: return e->dir;
 	case PM_FOP_MKDIRS: return e->mk;
 	case PM_FOP_REMOVE_ALL: return e->d;
 	case PM_FOP_OPEN_WRITE:
@@ -207,6 +211,7 @@ static void check_state(env *e, pm_fault_op op, state st, const char *what)
 	case PM_FOP_STAT:
 	case PM_FOP_LIST:
 	case PM_FOP_EXISTS:
+	case PM_FOP_SYNC:
 		want = ORIG;
 		path = e->f;
 		break;
