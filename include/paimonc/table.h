@@ -80,7 +80,11 @@ PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
 /**
  * A committer for t. opts (may be NULL): "commit.user" (default: a random
  * UUID), "commit.max-retries" (10), "commit.timeout" (ms, unlimited),
- * "commit.min-retry-wait" / "commit.max-retry-wait" (ms, 10 / 10000).
+ * "commit.min-retry-wait" / "commit.max-retry-wait" (ms, 10 / 10000),
+ * "commit.sync-data-files" (true: the new data files are synced to stable
+ * storage before the snapshot that references them is published; false
+ * skips that, as Java and pypaimon do, and is faster when a commit writes
+ * into many partitions). Also settable as a table option.
  */
 PAIMON_EXTERN(int) paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const paimon_options *opts);
 /**

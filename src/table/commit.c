@@ -70,6 +70,7 @@ struct pm_table_committer {
 	const char *path_dir;      /* borrowed from schema options */
 
 	int dynamic_overwrite;     /* option dynamic-partition-overwrite (default true) */
+	int sync_data;             /* option commit.sync-data-files (paimonc; default true) */
 	int overwrite;             /* the next commit is an OVERWRITE */
 	int truncate;              /* ... of the whole table, whatever the mode */
 	pm_strmap overwrite_spec;  /* static partition spec (possibly partial; empty = none) */
@@ -166,6 +167,11 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 	if ((v = pm_strmap_get(&c->schema->options, "dynamic-partition-overwrite")) &&
 	    pm_parse_bool(v, &c->dynamic_overwrite)) {
 		rc = pm_err(PAIMON_EINVAL, "option 'dynamic-partition-overwrite': invalid value '%s'", v);
+		goto fail;
+	}
+	c->sync_data = 1;
+	if ((v = pm_strmap_get(&c->schema->options, "commit.sync-data-files")) && pm_parse_bool(v, &c->sync_data)) {
+		rc = pm_err(PAIMON_EINVAL, "option 'commit.sync-data-files': invalid value '%s'", v);
 		goto fail;
 	}
 	c->path_dir = pm_strmap_get(&c->schema->options, "data-file.path-directory");
@@ -890,7 +896,7 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 		goto out;
 	/* The new data files reach stable storage before any snapshot can
 	 * reference them (one sync for all of them). */
-	if (n > 0 && (rc = pm_fileio_sync(c->io, c->table_path))) {
+	if (n > 0 && c->sync_data && (rc = pm_fileio_sync(c->io, c->table_path))) {
 		rc = pm_err_wrap("commit to '%s'", c->table_path);
 		goto out;
 	}

@@ -53,7 +53,10 @@ typedef struct pm_table_committer pm_table_committer;
  * A committer for the table at table_path with schema s (copied; used for
  * partition keys and options). opts (may be NULL): commit.user,
  * commit.max-retries, commit.timeout (ms), commit.min-retry-wait,
- * commit.max-retry-wait (ms), plus table option overrides.
+ * commit.max-retry-wait (ms), commit.sync-data-files (paimonc's own,
+ * default true: one FileIO sync before a snapshot references new data
+ * files, so they survive a power cut; false trades that for speed as Java
+ * and pypaimon do on local disks), plus table option overrides.
  */
 int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
 			   const pm_strmap *opts, pm_table_committer **out);
