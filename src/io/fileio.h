@@ -62,7 +62,8 @@ typedef struct pm_fileio_ops {
 	int (*list)(pm_fileio *io, const char *dir, pm_file_list *out);
 	int (*exists)(pm_fileio *io, const char *path, int *exists);
 	int (*mkdirs)(pm_fileio *io, const char *dir);
-	/* Deletes a file; missing file is not an error. */
+	/* Deletes a file or an EMPTY directory (never a non-empty one: that
+	 * fails); missing is not an error. */
 	int (*remove)(pm_fileio *io, const char *path);
 	/* Deletes a directory tree; missing is not an error. */
 	int (*remove_all)(pm_fileio *io, const char *path);

@@ -381,9 +381,15 @@ static int local_mkdirs(pm_fileio *io, const char *dir)
 static int local_remove(pm_fileio *io, const char *path)
 {
 	(void)io;
-	if (unlink(path) != 0 && errno != ENOENT)
-		return os_err(errno, "cannot delete", path);
-	return 0;
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	if (errno == EISDIR || errno == EPERM) {
+		/* a directory: only an empty one goes (rmdir never recurses) */
+		if (rmdir(path) == 0 || errno == ENOENT)
+			return 0;
+		return os_err(errno, "cannot delete directory", path);
+	}
+	return os_err(errno, "cannot delete", path);
 }
 
 static int remove_tree(const char *path)

@@ -531,9 +531,12 @@ int pm_table_find_orphans(pm_fileio *io, const char *table_path, int64_t older_t
 
 /* Removes data directories that the deletion left empty, deepest first,
  * when they were not modified within the guard (a writer may be about to
- * put its first file into a fresh one). Best effort: a failure here is not
- * an error, the orphans are gone. */
-static void remove_empty_dirs(walk *w)
+ * put its first file into a fresh one). A directory is removed with the
+ * non-recursive remove, so a file a writer puts there meanwhile makes the
+ * removal fail instead of being deleted; such a directory is skipped. I/O
+ * errors are reported naming the directory (the orphan files are gone by
+ * then). */
+static int remove_empty_dirs(walk *w)
 {
 	size_t k;
 	for (k = w->nd; k-- > 0;) {
@@ -541,17 +544,37 @@ static void remove_empty_dirs(walk *w)
 		 * walking it backwards visits children before their parent. */
 		wdir *d = &w->d[k];
 		pm_file_list l = {0};
+		int rc;
 		if (!d->touched || !d->removable || d->mtime_ms >= w->older_than)
 			continue;
-		if (pm_fileio_list(w->io, d->path, &l) != 0) {
-			paimon_error_clear();
-			continue;
+		if ((rc = pm_fileio_list(w->io, d->path, &l)) != 0) {
+			if (rc == PAIMON_ENOTFOUND) { /* removed meanwhile */
+				paimon_error_clear();
+				continue;
+			}
+			return pm_err_wrap("orphan clean-up: cannot check whether directory '%s' is empty", d->path);
 		}
-		if (l.len == 0 && pm_fileio_remove_all(w->io, d->path) == 0 && d->parent >= 0)
-			w->d[d->parent].touched = 1;
-		paimon_error_clear();
+		if (l.len == 0) {
+			if ((rc = pm_fileio_remove(w->io, d->path)) != 0) {
+				pm_file_list again = {0};
+				pm_err_state first;
+				pm_err_save(&first);
+				/* a writer put a file there meanwhile: keep the directory */
+				if (pm_fileio_list(w->io, d->path, &again) == 0 && again.len > 0) {
+					pm_file_list_dispose(&again);
+					paimon_error_clear();
+					continue;
+				}
+				pm_file_list_dispose(&again);
+				pm_err_restore(&first);
+				return pm_err_wrap("orphan clean-up: cannot remove empty directory '%s'", d->path);
+			}
+			if (d->parent >= 0)
+				w->d[d->parent].touched = 1;
+		}
 		pm_file_list_dispose(&l);
 	}
+	return 0;
 }
 
 int pm_table_remove_orphans(pm_fileio *io, const char *table_path, int64_t older_than_ms, int dry_run,
@@ -572,7 +595,7 @@ int pm_table_remove_orphans(pm_fileio *io, const char *table_path, int64_t older
 			rc = list_push(out, &w.c[i]);
 	}
 	if (rc == 0 && !dry_run)
-		remove_empty_dirs(&w);
+		rc = remove_empty_dirs(&w);
 	walk_dispose(&w);
 	return rc;
 }

@@ -113,4 +113,30 @@ static void publish_race_one_winner(void)
 	free(dir);
 }
 
-TEST_MAIN(T(basic_ops), T(publish_race_one_winner))
+/* remove deletes files and empty directories, never a non-empty one. */
+static void remove_file_or_empty_dir(void)
+{
+	pm_fileio *io;
+	char *dir = test_tmpdir(), *sub, *f;
+	int ex = -1;
+	CHECK_OK(pm_fileio_local_new(&io));
+	sub = pm_path_join(dir, "d");
+	f = pm_path_join(sub, "x");
+	CHECK_OK(pm_fileio_mkdirs(io, sub));
+	CHECK_OK(pm_fileio_write_overwrite(io, f, "1", 1));
+	CHECK(pm_fileio_remove(io, sub) != 0); /* not empty: refused */
+	CHECK_MSG(sub);
+	CHECK_OK(pm_fileio_exists(io, f, &ex));
+	CHECK(ex == 1);
+	CHECK_OK(pm_fileio_remove(io, f));
+	CHECK_OK(pm_fileio_remove(io, sub)); /* empty: removed */
+	CHECK_OK(pm_fileio_exists(io, sub, &ex));
+	CHECK(ex == 0);
+	CHECK_OK(pm_fileio_remove(io, sub)); /* missing: fine */
+	pm_free(f);
+	pm_free(sub);
+	pm_fileio_close(io);
+	free(dir);
+}
+
+TEST_MAIN(T(basic_ops), T(publish_race_one_winner), T(remove_file_or_empty_dir))

@@ -44,6 +44,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PERSIST_EVERY 5
@@ -499,6 +500,39 @@ static int wl_tag(const char *wh, sbuf *out, char *err, size_t errcap)
 	return rc;
 }
 
+/* Strays planted in the orphans base (relative to the table directory). */
+static const char *const strays[] = {
+	"dt=p0/bucket-0/data-00000000-stray-0.parquet",
+	"manifest/manifest-00000000-stray-0",
+	"snapshot/.snapshot-9.1234abcd.tmp",
+	"schema/.schema-7.1234abcd.tmp",
+};
+
+/* Orphan clean-up: removes every unreferenced file (a guard a day in the
+ * future); prints how many planted strays remain (must be 0 on success). */
+static int wl_orphans(const char *wh, sbuf *out, char *err, size_t errcap)
+{
+	paimon_catalog *c = NULL;
+	paimon_table *t = NULL;
+	size_t count = 0, k;
+	int rc, left = 0;
+	if ((rc = open_table(wh, &c, &t)) ||
+	    (rc = paimon_table_remove_orphan_files(t, (int64_t)time(NULL) * 1000 + 86400000LL, 0, NULL, &count, NULL)))
+		snprintf(err, errcap, "%s", paimon_error_message());
+	paimon_table_free(t);
+	paimon_catalog_free(c);
+	if (rc == 0) {
+		for (k = 0; k < sizeof strays / sizeof strays[0]; k++) {
+			char p[4096];
+			struct stat st;
+			snprintf(p, sizeof p, "%s/db.db/t/%s", wh, strays[k]);
+			left += stat(p, &st) == 0;
+		}
+		sb_printf(out, "strays left %d\n", left);
+	}
+	return rc;
+}
+
 typedef enum { R_FULL, R_FILTER, R_PROJECT, R_TRAVEL } read_kind;
 
 static int do_read(const char *wh, read_kind k, sbuf *out, char *err, size_t errcap)
@@ -747,6 +781,24 @@ static void make_bases(void)
 	CHECK_OK(wl_create(p, &out, err, sizeof err));
 	CHECK_OK(write_commit(p, 0, 2, 10, 0, 1, err, sizeof err));
 	CHECK_OK(write_commit(p, 100, 1, 12, 0, 2, err, sizeof err));
+	/* orphans: the table plus planted strays */
+	{
+		char q[4096];
+		size_t k;
+		snprintf(q, sizeof q, "%s/base-orphans", g_root);
+		copy_dir(p, q);
+		for (k = 0; k < sizeof strays / sizeof strays[0]; k++) {
+			char f[8192];
+			FILE *fp;
+			snprintf(f, sizeof f, "%s/db.db/t/%s", q, strays[k]);
+			fp = fopen(f, "w");
+			CHECK(fp != NULL);
+			if (fp) {
+				fputs("stray", fp);
+				fclose(fp);
+			}
+		}
+	}
 	sb_free(&out);
 }
 
@@ -760,6 +812,7 @@ static const workload workloads[] = {
 	{"read_filter", wl_read_filter, "table", NULL},
 	{"read_project", wl_read_project, "table", NULL},
 	{"read_travel", wl_read_travel, "table", NULL},
+	{"orphans", wl_orphans, "orphans", NULL},
 };
 
 static void all_workloads(void)
