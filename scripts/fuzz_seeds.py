@@ -303,6 +303,53 @@ def textio_seeds():
         seed("fuzz_textio", name, bytes([sel]) + text)
 
 
+def table_bytes_seeds(wh):
+    """Commit messages, splits and predicates as our Python package serializes
+    them (the byte forms a distributed job ships): fuzz_table_bytes selector
+    byte 0 / 1 / 2 + the bytes."""
+    import datetime
+    import decimal
+    import pyarrow as pa
+    import paimonc
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    arrow_schema = pa.schema([
+        ("id", pa.int64()), ("s", pa.string()), ("d", pa.date32()), ("x", pa.float64()),
+        ("m", pa.decimal128(12, 3)), ("ts", pa.timestamp("us")), ("b", pa.bool_()), ("p", pa.int32())])
+    schema = paimonc.Schema.from_pyarrow_schema(arrow_schema, partition_keys=["p"])
+    cat.create_table("db.t", schema, True)
+    t = cat.get_table("db.t")
+    n = 0
+    for k in range(2):
+        rows = 20 + 10 * k
+        data = pa.table({
+            "id": list(range(n, n + rows)),
+            "s": [None if i % 7 == 0 else f"s{i}" for i in range(rows)],
+            "d": [datetime.date(2024, 1, 1) + datetime.timedelta(days=i) for i in range(rows)],
+            "x": [i / 3 for i in range(rows)],
+            "m": [decimal.Decimal(i) / 8 for i in range(rows)],
+            "ts": [datetime.datetime(2024, 5, 14, 1, 2, 3) + datetime.timedelta(seconds=i) for i in range(rows)],
+            "b": [i % 2 == 0 for i in range(rows)],
+            "p": [i % 3 for i in range(rows)]}, schema=arrow_schema)
+        n += rows
+        wb = t.new_batch_write_builder()
+        with wb.new_write() as w, wb.new_commit() as c:
+            w.write_arrow(data)
+            msgs = w.prepare_commit()
+            for j, m in enumerate(msgs):
+                seed("fuzz_table_bytes", f"message-{k}-{j}", bytes([0]) + m.serialize())
+            c.commit(msgs)
+    rb = t.new_read_builder()
+    pb = rb.new_predicate_builder()
+    preds = [pb.equal("p", 1), pb.and_predicates([pb.greater_than("id", 5), pb.is_null("s")]),
+             pb.or_predicates([pb.is_in("s", ["s1", "s2"]), pb.startswith("s", "s1")]),
+             pb.between("d", datetime.date(2024, 1, 3), datetime.date(2024, 1, 9))]
+    for j, pr in enumerate(preds):
+        seed("fuzz_table_bytes", f"predicate-{j}", bytes([2]) + pr.serialize())
+    for j, sp in enumerate(rb.with_filter(preds[0]).new_scan().plan().splits()):
+        seed("fuzz_table_bytes", f"split-{j}", bytes([1]) + sp.serialize())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--paimonc", default=os.path.join(ROOT, "build", "paimonc"))
@@ -318,6 +365,10 @@ def main():
             pypaimon_table(os.path.join(wh, "py"), counts)
         except Exception as e:  # keep going: the other sources still help
             print(f"pypaimon tables failed: {e!r}", file=sys.stderr)
+        try:
+            table_bytes_seeds(os.path.join(wh, "bytes"))
+        except Exception as e:
+            print(f"table bytes seeds failed: {e!r}", file=sys.stderr)
         if os.access(args.paimonc, os.X_OK):
             try:
                 cli_tables(args.paimonc, os.path.join(wh, "c"), counts)
