@@ -23,6 +23,7 @@ struct pm_fault_ctl {
 	int logging;
 	pm_fault_event *ev;
 	size_t nev, cap;
+	pm_strlist volatile_files; /* written since the last sync: lost on a power cut */
 };
 
 typedef struct fault_io {
@@ -73,6 +74,7 @@ int pm_fault_ctl_reset(pm_fault_ctl *c, const pm_fault_plan *plan)
 	c->count = 0;
 	c->fired = 0;
 	events_clear(c);
+	pm_strlist_dispose(&c->volatile_files);
 	pthread_mutex_unlock(&c->mu);
 	return 0;
 }
@@ -99,6 +101,7 @@ void pm_fault_ctl_free(pm_fault_ctl *c)
 	if (!c)
 		return;
 	events_clear(c);
+	pm_strlist_dispose(&c->volatile_files);
 	pm_free(c->ev);
 	pm_free(c->path_substr);
 	pthread_mutex_destroy(&c->mu);
@@ -190,8 +193,24 @@ static pm_fault_action step(pm_fault_ctl *c, pm_fault_op op, const char *path, u
 	return step2(c, op, path, NULL, bytes);
 }
 
+/* A file whose bytes are not durable yet (written since the last sync). */
+static void note_volatile(pm_fault_ctl *c, const char *path)
+{
+	pthread_mutex_lock(&c->mu);
+	if (pm_strlist_find(&c->volatile_files, path) < 0 && pm_strlist_push(&c->volatile_files, path))
+		paimon_error_clear(); /* bookkeeping only */
+	pthread_mutex_unlock(&c->mu);
+}
+
 static void crash(pm_fault_ctl *c)
 {
+	if (c->plan.action == PM_FAULT_POWER_LOSS) {
+		/* What ext4 can leave after a power cut: names present, data of
+		 * files written since the last sync gone (zero length). */
+		size_t i;
+		for (i = 0; i < c->volatile_files.len; i++)
+			(void)truncate(c->volatile_files.items[i], 0);
+	}
 	_exit(c->plan.crash_status ? c->plan.crash_status : 86);
 }
 
@@ -222,6 +241,7 @@ static int injected(pm_fault_ctl *c, int errnum, pm_fault_op op, const char *pat
 		case PM_FAULT_SHORT:                                         \
 			return injected2(f->ctl, ENOSPC, (op), (path), (path2)); \
 		case PM_FAULT_CRASH_BEFORE:                                  \
+		case PM_FAULT_POWER_LOSS:                                    \
 		case PM_FAULT_CRASH_TORN:                                    \
 			crash(f->ctl);                                       \
 			break;                                               \
@@ -289,10 +309,21 @@ static int f_rename_new(pm_fileio *io, const char *src, const char *dst)
 	SIMPLE_OP2(PM_FOP_RENAME_NEW, src, dst, 0, pm_fileio_rename_new(f->inner, src, dst));
 }
 
+static int sync_and_forget(fault_io *f, const char *path)
+{
+	int rc = pm_fileio_sync(f->inner, path);
+	if (rc == 0) {
+		pthread_mutex_lock(&f->ctl->mu);
+		pm_strlist_dispose(&f->ctl->volatile_files);
+		pthread_mutex_unlock(&f->ctl->mu);
+	}
+	return rc;
+}
+
 static int f_sync(pm_fileio *io, const char *path)
 {
 	fault_io *f = (fault_io *)io;
-	SIMPLE_OP(PM_FOP_SYNC, path, 0, pm_fileio_sync(f->inner, path));
+	SIMPLE_OP(PM_FOP_SYNC, path, 0, sync_and_forget(f, path));
 }
 
 static int f_write_overwrite(pm_fileio *io, const char *path, const void *data, size_t len)
@@ -304,19 +335,23 @@ static int f_write_overwrite(pm_fileio *io, const char *path, const void *data, 
 	case PM_FAULT_FAIL:
 		return injected(f->ctl, 0, PM_FOP_WRITE_OVERWRITE, path);
 	case PM_FAULT_SHORT:
+		note_volatile(f->ctl, path);
 		if ((rc = pm_fileio_write_overwrite(f->inner, path, data, len / 2)))
 			return rc;
 		return injected(f->ctl, ENOSPC, PM_FOP_WRITE_OVERWRITE, path);
 	case PM_FAULT_CRASH_BEFORE:
+	case PM_FAULT_POWER_LOSS:
 		crash(f->ctl);
 		break;
 	case PM_FAULT_CRASH_TORN:
+		note_volatile(f->ctl, path);
 		pm_fileio_write_overwrite(f->inner, path, data, len / 2);
 		crash(f->ctl);
 		break;
 	default:
 		break;
 	}
+	note_volatile(f->ctl, path);
 	rc = pm_fileio_write_overwrite(f->inner, path, data, len);
 	if (a == PM_FAULT_CRASH_AFTER)
 		crash(f->ctl);
@@ -334,6 +369,7 @@ static int f_write_new_atomic(pm_fileio *io, const char *path, const void *data,
 	case PM_FAULT_SHORT:
 		return injected(f->ctl, ENOSPC, PM_FOP_WRITE_NEW_ATOMIC, path);
 	case PM_FAULT_CRASH_BEFORE:
+	case PM_FAULT_POWER_LOSS:
 		crash(f->ctl);
 		break;
 	case PM_FAULT_CRASH_TORN: {
@@ -371,6 +407,7 @@ static int fo_append(pm_out_stream *s, const void *data, size_t len)
 			return rc;
 		return injected(o->ctl, ENOSPC, PM_FOP_APPEND, o->path);
 	case PM_FAULT_CRASH_BEFORE:
+	case PM_FAULT_POWER_LOSS:
 		crash(o->ctl);
 		break;
 	case PM_FAULT_CRASH_TORN:
@@ -406,6 +443,7 @@ static int fo_close(pm_out_stream *s)
 		fo_free(o);
 		return rc;
 	case PM_FAULT_CRASH_BEFORE:
+	case PM_FAULT_POWER_LOSS:
 	case PM_FAULT_CRASH_TORN:
 		crash(o->ctl);
 		break;
@@ -439,6 +477,7 @@ static int f_open_write(pm_fileio *io, const char *path, pm_out_stream **out)
 	case PM_FAULT_SHORT:
 		return injected(f->ctl, ENOSPC, PM_FOP_OPEN_WRITE, path);
 	case PM_FAULT_CRASH_BEFORE:
+	case PM_FAULT_POWER_LOSS:
 	case PM_FAULT_CRASH_TORN:
 		crash(f->ctl);
 		break;
@@ -453,6 +492,7 @@ static int f_open_write(pm_fileio *io, const char *path, pm_out_stream **out)
 		fo_free(o);
 		return rc;
 	}
+	note_volatile(f->ctl, path);
 	if (a == PM_FAULT_CRASH_AFTER)
 		crash(f->ctl);
 	o->ctl = f->ctl;

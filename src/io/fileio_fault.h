@@ -75,7 +75,15 @@ typedef enum pm_fault_action {
 	 * leaves a hidden temporary ".<name>.<random>.tmp" holding half the bytes
 	 * next to the target (what the local FileIO would leave) and no target.
 	 * Other operations: as CRASH_BEFORE. */
-	PM_FAULT_CRASH_TORN
+	PM_FAULT_CRASH_TORN,
+	/* A power cut before the operation: as CRASH_BEFORE, but first every
+	 * file written by write_overwrite or a stream since the last successful
+	 * sync operation is truncated to zero length (what ext4 with delayed
+	 * allocation can leave: the names survive, unsynced data does not).
+	 * write_new_atomic files are durable when it returns (fsync + link +
+	 * directory fsync); directory creation is assumed to be ordered before
+	 * later metadata (a journaling file system). Local paths only. */
+	PM_FAULT_POWER_LOSS
 } pm_fault_action;
 
 typedef struct pm_fault_plan {
