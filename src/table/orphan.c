@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/mem.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
@@ -31,12 +32,7 @@ typedef struct nameset {
 
 static uint64_t name_hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
+	return pm_fnv1a(s, strlen(s), PM_FNV1A_INIT);
 }
 
 static int nameset_has(const nameset *s, const char *name)

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/mem.h"
 #include "table/partition.h"
 #include "table/stats.h"
@@ -604,14 +605,9 @@ typedef struct group {
 
 static uint64_t hash_key(const pm_bytes *p, int32_t bucket)
 {
-	uint64_t h = 1469598103934665603ull;
-	size_t i;
-	for (i = 0; i < p->n; i++) {
-		h ^= p->p[i];
-		h *= 1099511628211ull;
-	}
+	uint64_t h = pm_fnv1a(p->p, p->n, PM_FNV1A_INIT);
 	h ^= (uint32_t)bucket;
-	h *= 1099511628211ull;
+	h *= 0x100000001b3ULL;
 	return h ^ (h >> 29);
 }
 

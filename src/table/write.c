@@ -21,6 +21,7 @@
 #include "arrow/arrow_builder.h"
 #include "arrow/arrow_filter.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/mem.h"
 #include "core/uuid.h"
 #include "format/parquet/writer.h"
@@ -322,21 +323,9 @@ int pm_table_data_dir(const char *table_path, const char *path_directory, const 
 
 /* ------------------------------------------------------------- groups */
 
-static uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
-{
-	const uint8_t *b = p;
-	size_t i;
-	for (i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static uint64_t group_hash(const uint8_t *part, size_t n, int32_t bucket)
 {
-	uint64_t h = hash_bytes(part, n, 0xcbf29ce484222325ULL);
-	return hash_bytes(&bucket, sizeof bucket, h);
+	return pm_fnv1a(&bucket, sizeof bucket, pm_fnv1a(part, n, PM_FNV1A_INIT));
 }
 
 static int grow_slots(pm_table_writer *w)

@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/mem.h"
 #include "format/avro/avro.h"
 #include "paimonc/common.h"
@@ -398,13 +399,7 @@ static uint64_t cache_tick;
 
 static uint64_t text_hash(const char *p, size_t n)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	size_t i;
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ull;
-	}
-	return h ^ n;
+	return pm_fnv1a(p, n, PM_FNV1A_INIT) ^ n;
 }
 
 static pm_avro_schema *cache_lookup(uint64_t h, const char *text, size_t len)
