@@ -90,6 +90,16 @@ static int opt_long(const pm_strmap *m, const char *key, long long lo, long long
 	return 0;
 }
 
+/* Booleans: *v = dflt when the option is absent. */
+static int opt_bool(const pm_strmap *m, const char *key, int dflt, int *v)
+{
+	const char *s = pm_strmap_get(m, key);
+	*v = dflt;
+	if (s && pm_parse_bool(s, v))
+		return pm_err(PAIMON_EINVAL, "option '%s': invalid value '%s'", key, s);
+	return 0;
+}
+
 /* Durations: plain millis, or with a unit (ms, s, min). */
 static int opt_duration(const pm_strmap *m, const char *key, int64_t *v)
 {
@@ -158,22 +168,10 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 	    (rc = opt_duration(&c->schema->options, "commit.min-retry-wait", &c->min_wait_ms)) ||
 	    (rc = opt_duration(&c->schema->options, "commit.max-retry-wait", &c->max_wait_ms)))
 		goto fail;
-	if ((v = pm_strmap_get(&c->schema->options, "row-tracking.enabled")) &&
-	    pm_parse_bool(v, &c->row_tracking)) {
-		rc = pm_err(PAIMON_EINVAL, "option 'row-tracking.enabled': invalid value '%s'", v);
+	if ((rc = opt_bool(&c->schema->options, "row-tracking.enabled", 0, &c->row_tracking)) ||
+	    (rc = opt_bool(&c->schema->options, "dynamic-partition-overwrite", 1, &c->dynamic_overwrite)) ||
+	    (rc = opt_bool(&c->schema->options, "commit.sync-data-files", 1, &c->sync_data)))
 		goto fail;
-	}
-	c->dynamic_overwrite = 1;
-	if ((v = pm_strmap_get(&c->schema->options, "dynamic-partition-overwrite")) &&
-	    pm_parse_bool(v, &c->dynamic_overwrite)) {
-		rc = pm_err(PAIMON_EINVAL, "option 'dynamic-partition-overwrite': invalid value '%s'", v);
-		goto fail;
-	}
-	c->sync_data = 1;
-	if ((v = pm_strmap_get(&c->schema->options, "commit.sync-data-files")) && pm_parse_bool(v, &c->sync_data)) {
-		rc = pm_err(PAIMON_EINVAL, "option 'commit.sync-data-files': invalid value '%s'", v);
-		goto fail;
-	}
 	c->path_dir = pm_strmap_get(&c->schema->options, "data-file.path-directory");
 	if ((v = pm_strmap_get(&c->schema->options, "commit.user")) && *v) {
 		c->user_explicit = 1;
