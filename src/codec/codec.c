@@ -425,15 +425,16 @@ size_t pm_codec_max_decompressed_len(int codec, size_t n)
 static int decompress_grow(pm_codec_ctx *ctx, int codec, const uint8_t *src, size_t n,
 			   size_t limit, pm_buf *out)
 {
-	size_t base = out->len, got = 0, guess;
+	size_t base = out->len, got = 0, guess, bound;
 	int rc;
 	if (!pm_codec_supported(codec))
 		return unsupported(codec);
 	if (n == 0)
 		return 0;
 	/* No reservation beyond what n bytes of this codec can possibly produce. */
-	if (limit > pm_codec_max_decompressed_len(codec, n))
-		limit = pm_codec_max_decompressed_len(codec, n);
+	bound = pm_codec_max_decompressed_len(codec, n);
+	if (limit > bound)
+		limit = bound;
 	switch (codec) {
 	case PM_CODEC_GZIP:
 	case PM_CODEC_DEFLATE:

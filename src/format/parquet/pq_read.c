@@ -228,6 +228,7 @@ static int read_header(pq_col *c, pm_pq_page_header *h, size_t *hlen)
 
 static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, const uint8_t **out)
 {
+	size_t bound;
 	int rc;
 	if (c->codec == PM_CODEC_UNCOMPRESSED) {
 		if (n != want)
@@ -238,10 +239,10 @@ static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, cons
 	if (want > c->r->max_page)
 		return pm_err(PAIMON_ECORRUPT, "page decompresses to %zu bytes, over the %zu-byte limit", want,
 			      c->r->max_page);
-	if (want > pm_codec_max_decompressed_len(c->codec, n))
+	if (want > (bound = pm_codec_max_decompressed_len(c->codec, n)))
 		return pm_err(PAIMON_ECORRUPT, "page of %zu %s-compressed bytes claims %zu uncompressed bytes, "
 			      "more than that codec can expand to (at most %zu)", n, pm_codec_name(c->codec), want,
-			      pm_codec_max_decompressed_len(c->codec, n));
+			      bound);
 	if ((rc = grow((void **)&c->dbuf, &c->dbuf_cap, want + 8)))
 		return rc;
 	if (n == 0 && want == 0) {
