@@ -12,9 +12,10 @@ import subprocess
 from setuptools import Extension, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# Same layer list as CMakeLists.txt (PAIMONC_LAYERS); missing directories are skipped.
-LAYERS = ["core", "io", "codec", "arrow", "format/json", "format/thrift", "format/parquet", "format/avro",
-          "types", "meta", "table", "api"]
+# The layer list, lowest first, is src/LAYERS (CMakeLists.txt reads it too);
+# missing directories are skipped.
+with open(os.path.join(HERE, "src", "LAYERS")) as _f:
+    LAYERS = [l.strip() for l in _f if l.strip() and not l.startswith("#")]
 
 
 def _layer_has_sources(layer):

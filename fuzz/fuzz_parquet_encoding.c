@@ -34,10 +34,10 @@ static uint8_t bytes_out[MAXN * 16];
 static void rle_roundtrip(const uint32_t *v, int64_t n, int w)
 {
 	pm_buf b = PM_BUF_INIT;
-	pq_rle_dec d;
+	pm_pq_rle_dec d;
 	static uint32_t again[MAXN];
-	if (pq_rle_encode(&b, v, n, w, 0) == 0) {
-		if (pq_rle_init(&d, (const uint8_t *)b.data, b.len, w, "rt") || pq_rle_get(&d, again, n) ||
+	if (pm_pq_rle_encode(&b, v, n, w, 0) == 0) {
+		if (pm_pq_rle_init(&d, (const uint8_t *)b.data, b.len, w, "rt") || pm_pq_rle_get(&d, again, n) ||
 		    (n && memcmp(again, v, (size_t)n * 4)))
 			fail("RLE re-encode round trip");
 	}
@@ -48,17 +48,17 @@ static void fuzz_binary_dict(const uint8_t *in, size_t len, int64_t n, int n_dic
 {
 	static const char *const words[] = {"", "a", "bc", "def", "ghij", "klmno", "pqrstu", "vwxyz12"};
 	pm_array_builder *dab = pm_ab_new_binary(NULL, 0), *out = pm_ab_new_binary(NULL, large);
-	pq_dict_dec dd;
-	pq_bytes dict;
+	pm_pq_dict_dec dd;
+	pm_pq_bytes dict;
 	int i;
 	if (!dab || !out)
 		goto done;
 	for (i = 0; i < n_dict; i++)
 		if (pm_ab_append_binary(dab, words[i], strlen(words[i])))
 			goto done;
-	pq_bytes_from_builder(dab, &dict);
-	if (pq_dictdec_init(&dd, in, len, n_dict) == 0) {
-		(void)pq_dictdec_binary(&dd, &dict, out, n);
+	pm_pq_bytes_from_builder(dab, &dict);
+	if (pm_pq_dictdec_init(&dd, in, len, n_dict) == 0) {
+		(void)pm_pq_dictdec_binary(&dd, &dict, out, n);
 		if (pm_ab_validate(out))
 			fail("dictionary gather left an invalid builder");
 	}
@@ -85,22 +85,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = size - 3;
 	switch (kind) {
 	case 0: { /* RLE hybrid, no prefix */
-		pq_rle_dec d;
-		if (pq_rle_init(&d, in, len, w & 63, "fuzz") == 0 && pq_rle_get(&d, u32out, n) == 0)
+		pm_pq_rle_dec d;
+		if (pm_pq_rle_init(&d, in, len, w & 63, "fuzz") == 0 && pm_pq_rle_get(&d, u32out, n) == 0)
 			rle_roundtrip(u32out, n, w & 63);
 		break;
 	}
 	case 1: { /* v1 levels: prefixed, into a validity bitmap */
-		pq_rle_dec d;
+		pm_pq_rle_dec d;
 		pm_bitmap_builder bb;
 		int64_t nv = 0;
 		size_t used;
 		int bw = w & 15;
 		memset(&bb, 0, sizeof bb);
-		if (pq_rle_init_prefixed(&d, in, len, bw, "fuzz", &used) == 0) {
+		if (pm_pq_rle_init_prefixed(&d, in, len, bw, "fuzz", &used) == 0) {
 			if (used > len)
 				fail("prefix consumed more than the input");
-			if (pq_rle_levels_to_validity(&d, n, bw ? (1u << bw) - 1 : 0, &bb, &nv) == 0 &&
+			if (pm_pq_rle_levels_to_validity(&d, n, bw ? (1u << bw) - 1 : 0, &bb, &nv) == 0 &&
 			    (bb.length != n || nv + bb.null_count != n))
 				fail("validity counts");
 		}
@@ -108,30 +108,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 2: { /* runs + skip + levels */
-		pq_rle_dec d;
-		pq_run r;
+		pm_pq_rle_dec d;
+		pm_pq_run r;
 		int64_t got = 0;
 		static int16_t lv[MAXN];
-		if (pq_rle_init(&d, in, len, w & 63, "fuzz") == 0) {
-			while (got < n && pq_rle_next_run(&d, 100, u32out, &r) == 0) {
+		if (pm_pq_rle_init(&d, in, len, w & 63, "fuzz") == 0) {
+			while (got < n && pm_pq_rle_next_run(&d, 100, u32out, &r) == 0) {
 				if (r.count == 0 || r.count > 100)
 					fail("run size");
 				got += r.count;
 			}
 		}
-		if (pq_rle_init(&d, in, len, w & 63, "fuzz") == 0 && pq_rle_skip(&d, variant * 7) == 0)
-			(void)pq_rle_get_levels(&d, lv, n, (uint32_t)variant);
+		if (pm_pq_rle_init(&d, in, len, w & 63, "fuzz") == 0 && pm_pq_rle_skip(&d, variant * 7) == 0)
+			(void)pm_pq_rle_get_levels(&d, lv, n, (uint32_t)variant);
 		break;
 	}
 	case 3: { /* dictionary indices -> fixed gather */
 		static int64_t dict8[256];
 		static uint8_t dict12[256 * 12];
-		pq_dict_dec dd;
+		pm_pq_dict_dec dd;
 		int width = variant & 1 ? 12 : 8;
-		if (pq_dictdec_init(&dd, in, len, w) == 0)
-			(void)pq_dictdec_fixed(&dd, width == 8 ? (const void *)dict8 : dict12, width, bytes_out, n);
-		if (pq_dictdec_init(&dd, in, len, w) == 0)
-			(void)pq_dictdec_indices(&dd, u32out, n);
+		if (pm_pq_dictdec_init(&dd, in, len, w) == 0)
+			(void)pm_pq_dictdec_fixed(&dd, width == 8 ? (const void *)dict8 : dict12, width, bytes_out, n);
+		if (pm_pq_dictdec_init(&dd, in, len, w) == 0)
+			(void)pm_pq_dictdec_indices(&dd, u32out, n);
 		break;
 	}
 	case 4:
@@ -139,28 +139,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case 5: { /* PLAIN fixed */
 		static const int widths[] = {4, 8, 12, 1, 2, 16, 3, 7};
-		pq_plain_dec d;
+		pm_pq_plain_dec d;
 		int width = widths[variant & 7];
-		pq_plain_init(&d, in, len, "fuzz");
-		(void)pq_plain_skip(&d, width, variant);
-		(void)pq_plain_get_fixed(&d, width, bytes_out, n < MAXN ? n : MAXN);
+		pm_pq_plain_init(&d, in, len, "fuzz");
+		(void)pm_pq_plain_skip(&d, width, variant);
+		(void)pm_pq_plain_get_fixed(&d, width, bytes_out, n < MAXN ? n : MAXN);
 		break;
 	}
 	case 6: { /* PLAIN booleans */
-		pq_plain_dec d;
-		pq_plain_init(&d, in, len, "BOOLEAN");
-		(void)pq_plain_get_bool_bytes(&d, bytes_out, variant);
-		(void)pq_plain_get_bool_bits(&d, bytes_out, w & 7, n);
+		pm_pq_plain_dec d;
+		pm_pq_plain_init(&d, in, len, "BOOLEAN");
+		(void)pm_pq_plain_get_bool_bytes(&d, bytes_out, variant);
+		(void)pm_pq_plain_get_bool_bits(&d, bytes_out, w & 7, n);
 		break;
 	}
 	case 7: { /* PLAIN BYTE_ARRAY */
 		pm_array_builder *ab = pm_ab_new_binary(NULL, variant & 1);
-		pq_plain_dec d;
+		pm_pq_plain_dec d;
 		if (!ab)
 			break;
-		pq_plain_init(&d, in, len, "BYTE_ARRAY");
-		(void)pq_plain_skip(&d, 0, variant >> 1);
-		(void)pq_plain_get_binary(&d, ab, n);
+		pm_pq_plain_init(&d, in, len, "BYTE_ARRAY");
+		(void)pm_pq_plain_skip(&d, 0, variant >> 1);
+		(void)pm_pq_plain_get_binary(&d, ab, n);
 		if (pm_ab_validate(ab))
 			fail("PLAIN BYTE_ARRAY left an invalid builder");
 		pm_ab_free(ab);
@@ -168,21 +168,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	case 8:
 	case 9: { /* DELTA_BINARY_PACKED */
-		pq_dbp_dec d;
+		pm_pq_dbp_dec d;
 		int bits = kind == 8 ? 32 : 64;
-		if (pq_dbp_init(&d, in, len, bits, n) == 0) {
-			int64_t t = pq_dbp_total(&d);
-			int rc = bits == 32 ? pq_dbp_get32(&d, (int32_t *)i64out, t) : pq_dbp_get64(&d, i64out, t);
+		if (pm_pq_dbp_init(&d, in, len, bits, n) == 0) {
+			int64_t t = pm_pq_dbp_total(&d);
+			int rc = bits == 32 ? pm_pq_dbp_get32(&d, (int32_t *)i64out, t) : pm_pq_dbp_get64(&d, i64out, t);
 			size_t used;
 			if (rc == 0) {
 				pm_buf b = PM_BUF_INIT;
-				pq_dbp_dec d2;
+				pm_pq_dbp_dec d2;
 				static int64_t again[MAXN];
-				if (pq_dbp_consumed(&d, &used) || used > len)
+				if (pm_pq_dbp_consumed(&d, &used) || used > len)
 					fail("DBP consumed");
-				if ((bits == 32 ? pq_dbp_encode32(&b, (int32_t *)i64out, t) : pq_dbp_encode64(&b, i64out, t)) == 0) {
-					if (pq_dbp_init(&d2, (const uint8_t *)b.data, b.len, bits, t) ||
-					    (bits == 32 ? pq_dbp_get32(&d2, (int32_t *)again, t) : pq_dbp_get64(&d2, again, t)) ||
+				if ((bits == 32 ? pm_pq_dbp_encode32(&b, (int32_t *)i64out, t) : pm_pq_dbp_encode64(&b, i64out, t)) == 0) {
+					if (pm_pq_dbp_init(&d2, (const uint8_t *)b.data, b.len, bits, t) ||
+					    (bits == 32 ? pm_pq_dbp_get32(&d2, (int32_t *)again, t) : pm_pq_dbp_get64(&d2, again, t)) ||
 					    (t && memcmp(again, i64out, (size_t)t * (size_t)(bits / 8))))
 						fail("DBP re-encode round trip");
 				}
@@ -192,55 +192,55 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 10: { /* DELTA_LENGTH_BYTE_ARRAY */
-		pq_dlba_dec d;
+		pm_pq_dlba_dec d;
 		pm_array_builder *ab = pm_ab_new_binary(NULL, variant & 1);
-		if (ab && pq_dlba_init(&d, in, len, n) == 0) {
-			(void)pq_dlba_get(&d, ab, d.n / 2);
-			(void)pq_dlba_get(&d, ab, d.n - d.n / 2);
+		if (ab && pm_pq_dlba_init(&d, in, len, n) == 0) {
+			(void)pm_pq_dlba_get(&d, ab, d.n / 2);
+			(void)pm_pq_dlba_get(&d, ab, d.n - d.n / 2);
 			if (pm_ab_validate(ab))
 				fail("DLBA left an invalid builder");
-			pq_dlba_dispose(&d);
+			pm_pq_dlba_dispose(&d);
 		}
 		pm_ab_free(ab);
 		break;
 	}
 	case 11: { /* DELTA_BYTE_ARRAY */
-		pq_dba_dec d;
+		pm_pq_dba_dec d;
 		pm_array_builder *ab = pm_ab_new_binary(NULL, variant & 1);
-		if (ab && pq_dba_init(&d, in, len, n) == 0) {
-			(void)pq_dba_get(&d, ab, d.n / 3);
-			(void)pq_dba_get(&d, ab, d.n - d.n / 3);
+		if (ab && pm_pq_dba_init(&d, in, len, n) == 0) {
+			(void)pm_pq_dba_get(&d, ab, d.n / 3);
+			(void)pm_pq_dba_get(&d, ab, d.n - d.n / 3);
 			if (pm_ab_validate(ab))
 				fail("DBA left an invalid builder");
-			pq_dba_dispose(&d);
+			pm_pq_dba_dispose(&d);
 		}
 		pm_ab_free(ab);
 		break;
 	}
 	case 12: { /* DELTA_BYTE_ARRAY as FLBA */
-		pq_dba_dec d;
+		pm_pq_dba_dec d;
 		int width = variant + 1;
-		if (pq_dba_init(&d, in, len, n) == 0) {
+		if (pm_pq_dba_init(&d, in, len, n) == 0) {
 			if (d.n * width <= (int64_t)sizeof bytes_out)
-				(void)pq_dba_get_fixed(&d, width, bytes_out, d.n);
-			pq_dba_dispose(&d);
+				(void)pm_pq_dba_get_fixed(&d, width, bytes_out, d.n);
+			pm_pq_dba_dispose(&d);
 		}
 		break;
 	}
 	case 13: { /* BYTE_STREAM_SPLIT */
 		static const int widths[] = {4, 8, 2, 12, 16, 1, 3, 5};
-		pq_bss_dec d;
+		pm_pq_bss_dec d;
 		int width = widths[variant & 7];
-		if (pq_bss_init(&d, in, len, width, 0) == 0) {
+		if (pm_pq_bss_init(&d, in, len, width, 0) == 0) {
 			int64_t k = d.n < n ? d.n : n;
 			if (k * width <= (int64_t)sizeof bytes_out)
-				(void)pq_bss_get(&d, bytes_out, k);
+				(void)pm_pq_bss_get(&d, bytes_out, k);
 		}
 		break;
 	}
 	case 14: { /* legacy BIT_PACKED */
 		size_t used;
-		(void)pq_bitpacked_legacy_decode(in, len, w & 63, u32out, n, &used);
+		(void)pm_pq_bitpacked_legacy_decode(in, len, w & 63, u32out, n, &used);
 		break;
 	}
 	default: { /* raw kernels against the naive reference */
@@ -248,13 +248,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t k = (size_t)n;
 		if (bw <= 32 && (k * (size_t)bw + 7) / 8 <= len) {
 			static uint32_t ref[MAXN];
-			if (pq_unpack32(in, len, bw, u32out, k))
+			if (pm_pq_unpack32(in, len, bw, u32out, k))
 				fail("unpack32 rejected a sufficient input");
-			pq_unpack32_naive(in, bw, ref, k);
+			pm_pq_unpack32_naive(in, bw, ref, k);
 			if (k && memcmp(ref, u32out, k * 4))
 				fail("unpack32 differs from the naive reference");
 		}
-		(void)pq_unpack64(in, len, w & 127, u64out, k);
+		(void)pm_pq_unpack64(in, len, w & 127, u64out, k);
 		break;
 	}
 	}

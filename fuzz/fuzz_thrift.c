@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 
 static void fail(const char *what)
 {

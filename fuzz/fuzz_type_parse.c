@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "format/json/jsonr.h"
-#include "format/json/jsonw.h"
+#include "serde/json/jsonr.h"
+#include "serde/json/jsonw.h"
 #include "paimonc/arrow_c.h"
 #include "types/datatype.h"
 

@@ -22,14 +22,14 @@ stage "dependencies"
 scripts/deps.sh all
 
 stage "C unit tests (gcc, -Werror)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAIMONC_WERROR=ON >/dev/null
 ninja -C build -j "$jobs"
 ctest --test-dir build --output-on-failure -j "$jobs"
 tests/install/test_install.sh build
 
 if [ $quick -eq 0 ]; then
   stage "C unit tests (clang, AddressSanitizer + UBSan)"
-  CC=clang-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_SANITIZE=ON >/dev/null
+  CC=clang-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_SANITIZE=ON -DPAIMONC_WERROR=ON >/dev/null
   ninja -C build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs"

@@ -135,22 +135,22 @@ static void bench_rle(void)
 	int w;
 	for (w = 1; w <= 20; w++) {
 		pm_buf b = PM_BUF_INIT;
-		pq_rle_dec d;
+		pm_pq_rle_dec d;
 		double fast, scalar, naive;
 		char name[64];
 		int64_t i;
 		for (i = 0; i < N; i++)
 			v[i] = (uint32_t)(rnd() & ((1u << w) - 1));
-		pq_rle_encode(&b, v, N, w, 0);
-		pq_unpack_force_scalar(0);
-		MEASURE(fast, { pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "x"); pq_rle_get(&d, o, N); sink += o[N - 1]; });
+		pm_pq_rle_encode(&b, v, N, w, 0);
+		pm_pq_unpack_force_scalar(0);
+		MEASURE(fast, { pm_pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "x"); pm_pq_rle_get(&d, o, N); sink += o[N - 1]; });
 		if (memcmp(o, v, N * 4))
 			printf("MISMATCH w=%d\n", w);
-		pq_unpack_force_scalar(1);
-		MEASURE(scalar, { pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "x"); pq_rle_get(&d, o, N); sink += o[N - 1]; });
-		pq_unpack_force_scalar(0);
+		pm_pq_unpack_force_scalar(1);
+		MEASURE(scalar, { pm_pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "x"); pm_pq_rle_get(&d, o, N); sink += o[N - 1]; });
+		pm_pq_unpack_force_scalar(0);
 		MEASURE(naive, { naive_rle((uint8_t *)b.data, w, o, N); sink += o[N - 1]; });
-		snprintf(name, sizeof name, "RLE dict indices w=%-2d (%s)", w, pq_unpack_impl());
+		snprintf(name, sizeof name, "RLE dict indices w=%-2d (%s)", w, pm_pq_unpack_impl());
 		report(name, fast, naive, 4);
 		snprintf(name, sizeof name, "RLE dict indices w=%-2d (scalar)", w);
 		report(name, scalar, naive, 4);
@@ -165,7 +165,7 @@ static void bench_dict_gather(void)
 	uint32_t *idx = malloc(N * 4);
 	int64_t *o = malloc(N * 8), dict[1024];
 	pm_buf b = PM_BUF_INIT;
-	pq_dict_dec d;
+	pm_pq_dict_dec d;
 	double fast, naive;
 	int64_t i;
 	for (i = 0; i < 1024; i++)
@@ -173,8 +173,8 @@ static void bench_dict_gather(void)
 	for (i = 0; i < N; i++)
 		idx[i] = (uint32_t)(rnd() & 1023);
 	pm_buf_putc(&b, 10);
-	pq_rle_encode(&b, idx, N, 10, 0);
-	MEASURE(fast, { pq_dictdec_init(&d, (uint8_t *)b.data, b.len, 1024); pq_dictdec_fixed(&d, dict, 8, o, N); sink += (uint64_t)o[N - 1]; });
+	pm_pq_rle_encode(&b, idx, N, 10, 0);
+	MEASURE(fast, { pm_pq_dictdec_init(&d, (uint8_t *)b.data, b.len, 1024); pm_pq_dictdec_fixed(&d, dict, 8, o, N); sink += (uint64_t)o[N - 1]; });
 	MEASURE(naive, {
 		naive_rle((uint8_t *)b.data + 1, 10, idx, N);
 		for (i = 0; i < N; i++) {
@@ -192,12 +192,12 @@ static void bench_dict_gather(void)
 static void bench_plain(void)
 {
 	int64_t *v = malloc(N * 8), *o = malloc(N * 8);
-	pq_plain_dec d;
+	pm_pq_plain_dec d;
 	double fast, naive;
 	int64_t i;
 	for (i = 0; i < N; i++)
 		v[i] = (int64_t)rnd();
-	MEASURE(fast, { pq_plain_init(&d, (uint8_t *)v, N * 8, "INT64"); pq_plain_get_fixed(&d, 8, o, N); sink += (uint64_t)o[N - 1]; });
+	MEASURE(fast, { pm_pq_plain_init(&d, (uint8_t *)v, N * 8, "INT64"); pm_pq_plain_get_fixed(&d, 8, o, N); sink += (uint64_t)o[N - 1]; });
 	MEASURE(naive, {
 		const uint8_t *p = (const uint8_t *)v;
 		size_t pos = 0;
@@ -209,7 +209,7 @@ static void bench_plain(void)
 		sink += (uint64_t)o[N - 1];
 	});
 	report("PLAIN INT64", fast, naive, 8);
-	MEASURE(fast, { pq_plain_init(&d, (uint8_t *)v, N * 8, "DOUBLE"); pq_plain_get_fixed(&d, 8, o, N); sink += (uint64_t)o[N - 1]; });
+	MEASURE(fast, { pm_pq_plain_init(&d, (uint8_t *)v, N * 8, "DOUBLE"); pm_pq_plain_get_fixed(&d, 8, o, N); sink += (uint64_t)o[N - 1]; });
 	report("PLAIN DOUBLE", fast, naive, 8);
 	free(v);
 	free(o);
@@ -218,7 +218,7 @@ static void bench_plain(void)
 static void bench_plain_binary(void)
 {
 	pm_buf b = PM_BUF_INIT;
-	pq_plain_dec d;
+	pm_pq_plain_dec d;
 	double fast, naive;
 	int64_t i;
 	char s[32];
@@ -226,14 +226,14 @@ static void bench_plain_binary(void)
 	for (i = 0; i < N; i++) {
 		int l = (int)(rnd() % 24);
 		memset(s, 'a' + (int)(i % 26), (size_t)l);
-		pq_plain_encode_bytes(&b, s, (uint32_t)l);
+		pm_pq_plain_encode_bytes(&b, s, (uint32_t)l);
 	}
 	bytes = b.len - 4 * (size_t)N;
 	MEASURE(fast, {
 		pm_array_builder *ab = pm_ab_new_binary(NULL, 0);
 		pm_ab_reserve(ab, N, bytes);
-		pq_plain_init(&d, (uint8_t *)b.data, b.len, "BYTE_ARRAY");
-		pq_plain_get_binary(&d, ab, N);
+		pm_pq_plain_init(&d, (uint8_t *)b.data, b.len, "BYTE_ARRAY");
+		pm_pq_plain_get_binary(&d, ab, N);
 		sink += ab->values.len;
 		pm_ab_free(ab);
 	});
@@ -262,14 +262,14 @@ static void bench_dbp(void)
 	int si;
 	for (si = 0; si < 3; si++) {
 		pm_buf b = PM_BUF_INIT;
-		pq_dbp_dec d;
+		pm_pq_dbp_dec d;
 		double fast, naive;
 		char name[64];
 		int64_t i, acc = 1000;
 		for (i = 0; i < N; i++)
 			v[i] = acc += (int64_t)(rnd() & ((1ull << spreads[si]) - 1));
-		pq_dbp_encode64(&b, v, N);
-		MEASURE(fast, { pq_dbp_init(&d, (uint8_t *)b.data, b.len, 64, N); pq_dbp_get64(&d, o, N); sink += (uint64_t)o[N - 1]; });
+		pm_pq_dbp_encode64(&b, v, N);
+		MEASURE(fast, { pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len, 64, N); pm_pq_dbp_get64(&d, o, N); sink += (uint64_t)o[N - 1]; });
 		if (memcmp(o, v, N * 8))
 			printf("DBP MISMATCH\n");
 		MEASURE(naive, { naive_dbp64((uint8_t *)b.data, o, N); sink += (uint64_t)o[N - 1]; });
@@ -283,7 +283,7 @@ static void bench_dbp(void)
 
 int main(void)
 {
-	printf("bit unpack kernels: %s; %d values per run\n", pq_unpack_impl(), N);
+	printf("bit unpack kernels: %s; %d values per run\n", pm_pq_unpack_impl(), N);
 	bench_rle();
 	bench_dict_gather();
 	bench_plain();

@@ -15,7 +15,7 @@
 #include "io/fileio.h"
 #include "meta/schema.h"
 #include "table/predicate.h"
-#include "table/scan.h"
+#include "scan/scan.h"
 
 static double now(void)
 {

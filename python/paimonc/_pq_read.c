@@ -239,7 +239,7 @@ static PyObject *parquet_meta_json(PyObject *self, PyObject *args, PyObject *kw)
 	return res;
 }
 
-static PyMethodDef pq_read_methods[] = {
+static PyMethodDef pm_pq_read_methods[] = {
 	{"parquet_open_stream", (PyCFunction)(void (*)(void))parquet_open_stream, METH_VARARGS | METH_KEYWORDS,
 	 "parquet_open_stream(path, columns=None, batch_rows=0, filter=None, metrics=False) -> PyCapsule 'arrow_array_stream' (and a dict of pruning counters when metrics)"},
 	{"parquet_meta_json", (PyCFunction)(void (*)(void))parquet_meta_json, METH_VARARGS | METH_KEYWORDS,
@@ -249,5 +249,5 @@ static PyMethodDef pq_read_methods[] = {
 
 int pm_py_add_parquet_reader(PyObject *m)
 {
-	return PyModule_AddFunctions(m, pq_read_methods);
+	return PyModule_AddFunctions(m, pm_pq_read_methods);
 }

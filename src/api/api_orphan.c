@@ -2,8 +2,8 @@
  * api/api_orphan.c - paimon_table_remove_orphan_files over table/orphan.
  */
 #include "paimonc/table.h"
-#include "table/catalog.h"
-#include "table/orphan.h"
+#include "api/handles.h"
+#include "maint/orphan.h"
 #include "core/error.h"
 #include "core/mem.h"
 

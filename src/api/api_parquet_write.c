@@ -11,7 +11,7 @@
 
 struct paimon_parquet_writer {
 	pm_fileio *io;
-	pq_writer *w;
+	pm_pq_writer *w;
 	struct ArrowSchema schema; /* deep copy */
 };
 
@@ -34,15 +34,15 @@ static int copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst, i
 	return 0;
 }
 
-static int opts_from(const char *const *keys, const char *const *values, size_t n, pq_writer_opts *o)
+static int opts_from(const char *const *keys, const char *const *values, size_t n, pm_pq_writer_opts *o)
 {
 	size_t i;
 	int rc;
-	pq_writer_opts_default(o);
+	pm_pq_writer_opts_default(o);
 	if (n && (!keys || !values))
 		return pm_err(PAIMON_EINVAL, "Parquet writer options: NULL key or value array");
 	for (i = 0; i < n; i++)
-		if ((rc = pq_writer_opts_set(o, keys[i], values[i])))
+		if ((rc = pm_pq_writer_opts_set(o, keys[i], values[i])))
 			return rc;
 	return 0;
 }
@@ -51,7 +51,7 @@ PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct Arr
 	const char *const *keys, const char *const *values, size_t n_options, paimon_parquet_writer **out)
 {
 	paimon_parquet_writer *pw;
-	pq_writer_opts o;
+	pm_pq_writer_opts o;
 	int rc;
 	if (!out)
 		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_open: out is NULL");
@@ -63,7 +63,7 @@ PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct Arr
 	if (!(pw = pm_calloc(1, sizeof *pw)))
 		return PAIMON_ENOMEM;
 	if ((rc = copy_schema(schema, &pw->schema, 0)) || (rc = pm_fileio_default_new(&pw->io)) ||
-	    (rc = pq_writer_open_arrow(pw->io, path, &pw->schema, &o, &pw->w))) {
+	    (rc = pm_pq_writer_open_arrow(pw->io, path, &pw->schema, &o, &pw->w))) {
 		paimon_parquet_writer_free(pw);
 		return rc;
 	}
@@ -75,21 +75,21 @@ PAIMON_EXTERN(int) paimon_parquet_writer_write(paimon_parquet_writer *w, const s
 {
 	if (!w || !batch)
 		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_write: NULL argument");
-	return pq_writer_write(w->w, batch, &w->schema);
+	return pm_pq_writer_write(w->w, batch, &w->schema);
 }
 
 PAIMON_EXTERN(int) paimon_parquet_writer_close(paimon_parquet_writer *w)
 {
 	if (!w)
 		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_close: NULL writer");
-	return pq_writer_close(w->w);
+	return pm_pq_writer_close(w->w);
 }
 
 PAIMON_EXTERN(void) paimon_parquet_writer_free(paimon_parquet_writer *w)
 {
 	if (!w)
 		return;
-	pq_writer_free(w->w);
+	pm_pq_writer_free(w->w);
 	if (w->schema.release)
 		w->schema.release(&w->schema);
 	pm_fileio_close(w->io);

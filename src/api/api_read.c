@@ -13,12 +13,12 @@
 
 #include "core/error.h"
 #include "core/mem.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "table/partition.h"
 #include "types/datum.h"
 #include "table/predicate.h"
-#include "table/read.h"
-#include "table/scan.h"
+#include "read/read.h"
+#include "scan/scan.h"
 #include "meta/snapshot.h"
 
 struct paimon_read_builder {

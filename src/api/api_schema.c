@@ -2,7 +2,7 @@
  * api/api_schema.c - public schema, schema-spec and schema-change handles
  * over meta/schema.
  */
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "core/error.h"
 #include "core/mem.h"
 

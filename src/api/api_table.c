@@ -2,7 +2,7 @@
  * api/api_table.c - public table accessors, snapshots and tags over
  * meta/schema and meta/snapshot.
  */
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "core/error.h"
 #include "core/mem.h"
 

@@ -7,9 +7,9 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "paimonc/table.h"
-#include "table/catalog.h"
-#include "table/commit.h"
-#include "table/write.h"
+#include "api/handles.h"
+#include "commit/commit.h"
+#include "write/write.h"
 
 struct paimon_table_write {
 	pm_table_writer *w;

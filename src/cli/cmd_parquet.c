@@ -254,7 +254,7 @@ static void csv_field(const char *s)
 
 /* ------------------------------------------------------------ commands */
 
-static int pq_open(const char *path, char **cols, size_t ncols, paimon_parquet_reader **r)
+static int pm_pq_open(const char *path, char **cols, size_t ncols, paimon_parquet_reader **r)
 {
 	if (paimon_parquet_reader_open(r, path, (const char *const *)cols, ncols, 0) < 0)
 		return cli_fail();
@@ -270,7 +270,7 @@ static void schema_lines(const struct ArrowSchema *s, int indent)
 		schema_lines(s->children[c], indent + 2);
 }
 
-static int pq_schema_cmd(cli_ctx *ctx, int argc, char **argv)
+static int pm_pq_schema_cmd(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[1];
 	size_t npos;
@@ -295,7 +295,7 @@ static int pq_schema_cmd(cli_ctx *ctx, int argc, char **argv)
 		json_decref(doc);
 		return rc;
 	}
-	if ((rc = pq_open(pos[0], NULL, 0, &r)) != CLI_CONTINUE)
+	if ((rc = pm_pq_open(pos[0], NULL, 0, &r)) != CLI_CONTINUE)
 		return rc;
 	if (paimon_parquet_reader_schema(r, &s) < 0) {
 		paimon_parquet_reader_free(r);
@@ -327,7 +327,7 @@ static const char *jstr(json_t *o, const char *k, char *buf, size_t n)
 	}
 }
 
-static int pq_meta_cmd(cli_ctx *ctx, int argc, char **argv)
+static int pm_pq_meta_cmd(cli_ctx *ctx, int argc, char **argv)
 {
 	static const char *const headers[] = {"COLUMN", "TYPE", "CODEC", "ENCODINGS", "VALUES", "COMPRESSED",
 					      "UNCOMPRESSED", "NULLS", "MIN", "MAX", "PAGES"};
@@ -398,7 +398,7 @@ static int pq_meta_cmd(cli_ctx *ctx, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
-static int pq_cat_cmd(cli_ctx *ctx, int argc, char **argv)
+static int pm_pq_cat_cmd(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[1], *cols_arg = NULL, *limit_arg = NULL, *format = "table";
 	size_t npos, ncols = 0;
@@ -433,7 +433,7 @@ static int pq_cat_cmd(cli_ctx *ctx, int argc, char **argv)
 		fmt = 2;
 	if (cols_arg && (rc = cli_split_names(ctx, "--columns", cols_arg, &cols, &ncols)) != CLI_CONTINUE)
 		return rc;
-	rc = pq_open(pos[0], cols, ncols, &r);
+	rc = pm_pq_open(pos[0], cols, ncols, &r);
 	cli_names_free(cols, ncols);
 	if (rc != CLI_CONTINUE)
 		return rc;
@@ -506,11 +506,11 @@ static int pq_cat_cmd(cli_ctx *ctx, int argc, char **argv)
 }
 
 static const cli_cmd parquet_cmds[] = {
-	{"schema", pq_schema_cmd, "FILE", "print the Arrow schema the reader produces",
+	{"schema", pm_pq_schema_cmd, "FILE", "print the Arrow schema the reader produces",
 	 "With the global --json, prints the Parquet schema elements instead.", 1, 1},
-	{"meta", pq_meta_cmd, "FILE [--json] [--pages]",
+	{"meta", pm_pq_meta_cmd, "FILE [--json] [--pages]",
 	 "print the footer: row groups, column chunks, codecs, encodings, sizes, statistics, pages", NULL, 1, 1},
-	{"cat", pq_cat_cmd, "FILE [--columns A,B] [--limit N] [--format table|csv|jsonl]", "print rows", NULL, 1, 1},
+	{"cat", pm_pq_cat_cmd, "FILE [--columns A,B] [--limit N] [--format table|csv|jsonl]", "print rows", NULL, 1, 1},
 };
 
 const cli_group cli_group_parquet = {

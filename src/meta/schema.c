@@ -6,8 +6,8 @@
 #include "meta/meta_internal.h"
 #include "core/error.h"
 #include "core/mem.h"
-#include "format/json/jsonr.h"
-#include "format/json/jsonw.h"
+#include "serde/json/jsonr.h"
+#include "serde/json/jsonw.h"
 
 #include <stdlib.h>
 #include <string.h>

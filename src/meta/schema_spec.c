@@ -8,7 +8,7 @@
 #include "meta/meta_internal.h"
 #include "core/error.h"
 #include "core/mem.h"
-#include "format/json/jsonr.h"
+#include "serde/json/jsonr.h"
 
 #include <stdlib.h>
 #include <string.h>

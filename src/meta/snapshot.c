@@ -7,8 +7,8 @@
 #include "meta/meta_internal.h"
 #include "core/error.h"
 #include "core/mem.h"
-#include "format/json/jsonr.h"
-#include "format/json/jsonw.h"
+#include "serde/json/jsonr.h"
+#include "serde/json/jsonw.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * AND/OR/NOT are SQL's three-valued logic; a row matches when TRUE.
  *
  * Statistics and partitions are tested with sets of possible outcomes
- * (T|F|N bits, as pq_filter does): every leaf reports a superset of the
+ * (T|F|N bits, as pm_pq_filter does): every leaf reports a superset of the
  * outcomes its rows may have, the connectives combine sets soundly, and
  * NEVER is answered only when TRUE is impossible. NOT therefore needs no
  * rewriting. Bounds are used only as bounds (truncated string statistics
@@ -340,9 +340,9 @@ static int64_t ts_unit_nanos(const pm_type *t)
 	return t->precision <= 3 ? 1000000 : t->precision <= 6 ? 1000 : 0;
 }
 
-/* The stored-value text pq_filter expects for literal d of bound type t in
+/* The stored-value text pm_pq_filter expects for literal d of bound type t in
  * a file column of type ft; 0 = ok, 1 = not representable (leaf unknown). */
-static int pq_literal(const pm_type *t, const pm_type *ft, const pm_binrow_datum *d, pm_buf *out, int *rc)
+static int pm_pq_literal(const pm_type *t, const pm_type *ft, const pm_binrow_datum *d, pm_buf *out, int *rc)
 {
 	*rc = 0;
 	switch (t->root) {
@@ -401,7 +401,7 @@ static int same_storage(const pm_type *t, const pm_type *ft)
 }
 
 /* One pq leaf; *out NULL when not expressible. */
-static int pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, pm_pq_filter **out)
+static int pm_pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, pm_pq_filter **out)
 {
 	static const int map[] = {PM_PQF_EQ, PM_PQF_NE, PM_PQF_LT, PM_PQF_LE, PM_PQF_GT, PM_PQF_GE,
 				  PM_PQF_IN, PM_PQF_NOT_IN, PM_PQF_IS_NULL, PM_PQF_IS_NOT_NULL, PM_PQF_STARTS_WITH};
@@ -422,7 +422,7 @@ static int pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, pm_
 				continue;
 			pm_buf b = PM_BUF_INIT;
 			int lrc;
-			if (pq_literal(p->type, ff->type, &p->vals[i], &b, &lrc) == 0 && !lrc) {
+			if (pm_pq_literal(p->type, ff->type, &p->vals[i], &b, &lrc) == 0 && !lrc) {
 				const void *v = b.data ? b.data : "";
 				size_t n = b.len;
 				rc = pm_pq_filter_leaf(&kids[nk], ff->name, PM_PQF_NE, &v, &n, 1);
@@ -462,7 +462,7 @@ static int pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, pm_
 		if (p->vals[i].is_null)
 			continue;
 		int lrc;
-		if (pq_literal(p->type, ff->type, &p->vals[i], &bufs[n], &lrc))
+		if (pm_pq_literal(p->type, ff->type, &p->vals[i], &bufs[n], &lrc))
 			unknown = 1; /* one unusable IN literal: the whole leaf is unknown */
 		rc = lrc;
 		vals[n] = bufs[n].data ? bufs[n].data : "";
@@ -479,14 +479,14 @@ static int pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, pm_
 	return rc;
 }
 
-static int pq_rec(const pm_predicate *p, int negate, const pm_table_schema *fs, pm_pq_filter **out, int depth)
+static int pm_pq_rec(const pm_predicate *p, int negate, const pm_table_schema *fs, pm_pq_filter **out, int depth)
 {
 	int rc = 0;
 	*out = NULL;
 	if (depth > PM_PRED_MAX_DEPTH)
 		return 0;
 	if (p->op == PM_PRED_NOT)
-		return pq_rec(p->kids[0], !negate, fs, out, depth + 1);
+		return pm_pq_rec(p->kids[0], !negate, fs, out, depth + 1);
 	if (!pm_pred_is_leaf(p->op)) {
 		int conj = (p->op == PM_PRED_AND) != negate; /* AND, or a negated OR */
 		pm_pq_filter **kids = pm_calloc(p->nkids, sizeof *kids);
@@ -495,7 +495,7 @@ static int pq_rec(const pm_predicate *p, int negate, const pm_table_schema *fs, 
 			return PAIMON_ENOMEM;
 		for (size_t i = 0; i < p->nkids && !rc; i++) {
 			pm_pq_filter *k = NULL;
-			rc = pq_rec(p->kids[i], negate, fs, &k, depth + 1);
+			rc = pm_pq_rec(p->kids[i], negate, fs, &k, depth + 1);
 			if (rc)
 				break;
 			if (k)
@@ -533,7 +533,7 @@ static int pq_rec(const pm_predicate *p, int negate, const pm_table_schema *fs, 
 			ff = &fs->fields[i];
 	if (!ff || strchr(ff->name, '.') || !pm_datum_type_comparable(ff->type) || !same_storage(p->type, ff->type))
 		return 0;
-	return pq_leaf(p, op, ff, out);
+	return pm_pq_leaf(p, op, ff, out);
 }
 
 int pm_pred_to_pq_filter(const pm_predicate *p, const pm_table_schema *file_schema, pm_pq_filter **out)
@@ -541,7 +541,7 @@ int pm_pred_to_pq_filter(const pm_predicate *p, const pm_table_schema *file_sche
 	*out = NULL;
 	if (!p)
 		return 0;
-	return pq_rec(p, 0, file_schema, out, 0);
+	return pm_pq_rec(p, 0, file_schema, out, 0);
 }
 
 /* ------------------------------------------------------------ batches */

@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "core/buf.h"
-#include "format/json/jsonw.h"
+#include "serde/json/jsonw.h"
 
 struct ArrowSchema;
 

@@ -126,19 +126,19 @@ static int use_avx2(void)
 #endif
 }
 
-void pq_unpack_force_scalar(int on)
+void pm_pq_unpack_force_scalar(int on)
 {
 	g_force_scalar = on;
 }
 
-const char *pq_unpack_impl(void)
+const char *pm_pq_unpack_impl(void)
 {
 	return use_avx2() ? "avx2" : "scalar";
 }
 
 /* ---------------------------------------------------------------- drivers */
 
-int pq_bit_width(uint64_t v)
+int pm_pq_bit_width(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
 }
@@ -161,7 +161,7 @@ static void tail32(const uint8_t *in, size_t len, int w, uint32_t *out, size_t k
 	}
 }
 
-int pq_unpack32(const uint8_t *in, size_t in_len, int w, uint32_t *out, size_t n)
+int pm_pq_unpack32(const uint8_t *in, size_t in_len, int w, uint32_t *out, size_t n)
 {
 	size_t i = 0, need, blk;
 	if (w < 0 || w > 32)
@@ -200,7 +200,7 @@ int pq_unpack32(const uint8_t *in, size_t in_len, int w, uint32_t *out, size_t n
 	return 0;
 }
 
-int pq_unpack64(const uint8_t *in, size_t in_len, int w, uint64_t *out, size_t n)
+int pm_pq_unpack64(const uint8_t *in, size_t in_len, int w, uint64_t *out, size_t n)
 {
 	size_t i = 0, need, blk;
 	if (w < 0 || w > 64)
@@ -228,7 +228,7 @@ int pq_unpack64(const uint8_t *in, size_t in_len, int w, uint64_t *out, size_t n
 	return 0;
 }
 
-void pq_unpack32_naive(const uint8_t *in, int w, uint32_t *out, size_t n)
+void pm_pq_unpack32_naive(const uint8_t *in, int w, uint32_t *out, size_t n)
 {
 	size_t i;
 	int b;
@@ -242,7 +242,7 @@ void pq_unpack32_naive(const uint8_t *in, int w, uint32_t *out, size_t n)
 	}
 }
 
-void pq_pack32(uint8_t *out, const uint32_t *in, size_t n, int w)
+void pm_pq_pack32(uint8_t *out, const uint32_t *in, size_t n, int w)
 {
 	uint64_t acc = 0;
 	int nbits = 0;
@@ -269,7 +269,7 @@ void pq_pack32(uint8_t *out, const uint32_t *in, size_t n, int w)
 	}
 }
 
-void pq_pack64(uint8_t *out, const uint64_t *in, size_t n, int w)
+void pm_pq_pack64(uint8_t *out, const uint64_t *in, size_t n, int w)
 {
 	size_t i, bit = 0;
 	const uint64_t mask = w == 64 ? ~0ull : ((1ull << w) - 1);

@@ -10,7 +10,7 @@
 
 #define DBP "DELTA_BINARY_PACKED"
 
-static int read_uleb(pq_dbp_dec *d, uint64_t *out, const char *field)
+static int read_uleb(pm_pq_dbp_dec *d, uint64_t *out, const char *field)
 {
 	uint64_t v = 0;
 	int shift = 0;
@@ -35,7 +35,7 @@ static int read_uleb(pq_dbp_dec *d, uint64_t *out, const char *field)
 	return 0;
 }
 
-static int read_zigzag(pq_dbp_dec *d, uint64_t *out, const char *field)
+static int read_zigzag(pm_pq_dbp_dec *d, uint64_t *out, const char *field)
 {
 	uint64_t v;
 	int rc = read_uleb(d, &v, field);
@@ -44,11 +44,11 @@ static int read_zigzag(pq_dbp_dec *d, uint64_t *out, const char *field)
 	return rc;
 }
 
-int pq_dbp_init(pq_dbp_dec *d, const uint8_t *data, size_t len, int bits, int64_t max_values)
+int pm_pq_dbp_init(pm_pq_dbp_dec *d, const uint8_t *data, size_t len, int bits, int64_t max_values)
 {
 	uint64_t total;
 	int rc;
-	memset(d, 0, offsetof(pq_dbp_dec, buf));
+	memset(d, 0, offsetof(pm_pq_dbp_dec, buf));
 	d->what = bits == 32 ? "INT32" : "INT64";
 	if (!data) {
 		data = (const uint8_t *)"";
@@ -81,7 +81,7 @@ int pq_dbp_init(pq_dbp_dec *d, const uint8_t *data, size_t len, int bits, int64_
 }
 
 /* Positions on the next miniblock, reading a block header when needed. */
-static int next_miniblock(pq_dbp_dec *d)
+static int next_miniblock(pm_pq_dbp_dec *d)
 {
 	int rc;
 	uint64_t bytes;
@@ -112,7 +112,7 @@ static int next_miniblock(pq_dbp_dec *d)
 }
 
 /* Decodes the next k (<= 32, <= remaining, <= mb_left) values into out. */
-static int decode_chunk(pq_dbp_dec *d, uint64_t *out, uint32_t k)
+static int decode_chunk(pm_pq_dbp_dec *d, uint64_t *out, uint32_t k)
 {
 	uint32_t i;
 	uint64_t last = d->last, md = d->min_delta;
@@ -120,7 +120,7 @@ static int decode_chunk(pq_dbp_dec *d, uint64_t *out, uint32_t k)
 	 * of the input (they need 16 bytes of slack for the in-place path) */
 	size_t need = ((size_t)k * (size_t)d->width + 7) / 8;
 	int rc = need > (size_t)(d->mb_end - d->mb_p) ? PAIMON_ECORRUPT
-		: pq_unpack64(d->mb_p, (size_t)(d->end - d->mb_p), d->width, out, k);
+		: pm_pq_unpack64(d->mb_p, (size_t)(d->end - d->mb_p), d->width, out, k);
 	if (rc)
 		return pm_err(PAIMON_ECORRUPT, DBP " %s: miniblock at byte %zu truncated (%u values of %d bits, %zu bytes left)",
 			d->what, (size_t)(d->mb_p - d->start), k, d->width, (size_t)(d->mb_end - d->mb_p));
@@ -180,17 +180,17 @@ static int decode_chunk(pq_dbp_dec *d, uint64_t *out, uint32_t k)
 		return 0;                                                                              \
 	} while (0)
 
-int pq_dbp_get32(pq_dbp_dec *d, int32_t *out, int64_t n)
+int pm_pq_dbp_get32(pm_pq_dbp_dec *d, int32_t *out, int64_t n)
 {
 	DBP_GET(int32_t);
 }
 
-int pq_dbp_get64(pq_dbp_dec *d, int64_t *out, int64_t n)
+int pm_pq_dbp_get64(pm_pq_dbp_dec *d, int64_t *out, int64_t n)
 {
 	DBP_GET(int64_t);
 }
 
-int pq_dbp_consumed(pq_dbp_dec *d, size_t *consumed)
+int pm_pq_dbp_consumed(pm_pq_dbp_dec *d, size_t *consumed)
 {
 	if (d->remaining > 0 || d->buf_pos < d->buf_n)
 		return pm_err(PAIMON_EINVAL, DBP " %s: %lld values not yet decoded", d->what, (long long)d->remaining);
@@ -260,12 +260,12 @@ static int dbp_encode(pm_buf *out, const void *vals, int64_t n, int bits)
 			uint64_t orv = 0;
 			for (j = m * 32; j < m * 32 + 32; j++)
 				orv |= deltas[j];
-			widths[m] = (uint8_t)(m * 32 < k ? pq_bit_width(orv) : 0);
+			widths[m] = (uint8_t)(m * 32 < k ? pm_pq_bit_width(orv) : 0);
 		}
 		if ((rc = pm_buf_append(out, widths, 4)))
 			return rc;
 		for (m = 0; m < 4 && m * 32 < k; m++) {
-			pq_pack64(packed, deltas + m * 32, 32, widths[m]);
+			pm_pq_pack64(packed, deltas + m * 32, 32, widths[m]);
 			if ((rc = pm_buf_append(out, packed, (size_t)widths[m] * 4)))
 				return rc;
 		}
@@ -275,12 +275,12 @@ static int dbp_encode(pm_buf *out, const void *vals, int64_t n, int bits)
 	return 0;
 }
 
-int pq_dbp_encode32(pm_buf *out, const int32_t *v, int64_t n)
+int pm_pq_dbp_encode32(pm_buf *out, const int32_t *v, int64_t n)
 {
 	return dbp_encode(out, v, n, 32);
 }
 
-int pq_dbp_encode64(pm_buf *out, const int64_t *v, int64_t n)
+int pm_pq_dbp_encode64(pm_buf *out, const int64_t *v, int64_t n)
 {
 	return dbp_encode(out, v, n, 64);
 }
@@ -291,16 +291,16 @@ int pq_dbp_encode64(pm_buf *out, const int64_t *v, int64_t n)
 static int read_lengths(const uint8_t *data, size_t len, int64_t max_values, const char *enc, const char *what,
 	int32_t **out, int64_t *n, size_t *consumed)
 {
-	pq_dbp_dec d;
+	pm_pq_dbp_dec d;
 	int64_t i;
 	int rc;
 	*out = NULL;
-	if ((rc = pq_dbp_init(&d, data, len, 32, max_values)))
+	if ((rc = pm_pq_dbp_init(&d, data, len, 32, max_values)))
 		return pm_err_wrap("%s %s", enc, what);
 	*n = d.total;
 	if (d.total && !(*out = pm_malloc((size_t)d.total * sizeof **out)))
 		return PAIMON_ENOMEM;
-	if ((rc = pq_dbp_get32(&d, *out, d.total)) || (rc = pq_dbp_consumed(&d, consumed))) {
+	if ((rc = pm_pq_dbp_get32(&d, *out, d.total)) || (rc = pm_pq_dbp_consumed(&d, consumed))) {
 		pm_free(*out);
 		*out = NULL;
 		return pm_err_wrap("%s %s", enc, what);
@@ -316,7 +316,7 @@ static int read_lengths(const uint8_t *data, size_t len, int64_t max_values, con
 	return 0;
 }
 
-int pq_dlba_init(pq_dlba_dec *d, const uint8_t *data, size_t len, int64_t max_values)
+int pm_pq_dlba_init(pm_pq_dlba_dec *d, const uint8_t *data, size_t len, int64_t max_values)
 {
 	size_t used;
 	int64_t i;
@@ -334,7 +334,7 @@ int pq_dlba_init(pq_dlba_dec *d, const uint8_t *data, size_t len, int64_t max_va
 	for (i = 0; i < d->n; i++)
 		sum += (uint64_t)d->lens[i];
 	if (sum > (uint64_t)(d->end - d->data)) {
-		pq_dlba_dispose(d);
+		pm_pq_dlba_dispose(d);
 		return pm_err(PAIMON_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY: lengths add up to %llu bytes, %zu left at byte %zu",
 			(unsigned long long)sum, len - used, used);
 	}
@@ -375,7 +375,7 @@ static int append_contiguous(pm_array_builder *ab, const int32_t *lens, int64_t 
 	return pm_bitmap_append_run(&ab->validity, 1, n);
 }
 
-int pq_dlba_get(pq_dlba_dec *d, pm_array_builder *ab, int64_t n)
+int pm_pq_dlba_get(pm_pq_dlba_dec *d, pm_array_builder *ab, int64_t n)
 {
 	uint64_t used = 0;
 	int rc;
@@ -391,7 +391,7 @@ int pq_dlba_get(pq_dlba_dec *d, pm_array_builder *ab, int64_t n)
 	return 0;
 }
 
-void pq_dlba_dispose(pq_dlba_dec *d)
+void pm_pq_dlba_dispose(pm_pq_dlba_dec *d)
 {
 	pm_free(d->lens);
 	memset(d, 0, sizeof *d);
@@ -401,7 +401,7 @@ void pq_dlba_dispose(pq_dlba_dec *d)
 
 #define DBA "DELTA_BYTE_ARRAY"
 
-int pq_dba_init(pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_values)
+int pm_pq_dba_init(pm_pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_values)
 {
 	size_t used1, used2;
 	int64_t ns, i;
@@ -415,13 +415,13 @@ int pq_dba_init(pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_valu
 	if ((rc = read_lengths(data, len, max_values, DBA, "prefix length", &d->prefix, &d->n, &used1)))
 		return rc;
 	if ((rc = read_lengths(data + used1, len - used1, max_values, DBA, "suffix length", &d->suffix, &ns, &used2))) {
-		pq_dba_dispose(d);
+		pm_pq_dba_dispose(d);
 		return rc;
 	}
 	if (ns != d->n) {
 		rc = pm_err(PAIMON_ECORRUPT, DBA ": %lld prefix lengths but %lld suffix lengths", (long long)d->n,
 			(long long)ns);
-		pq_dba_dispose(d);
+		pm_pq_dba_dispose(d);
 		return rc;
 	}
 	d->data = data + used1 + used2;
@@ -429,7 +429,7 @@ int pq_dba_init(pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_valu
 	for (i = 0; i < d->n; i++)
 		sum += (uint64_t)d->suffix[i];
 	if (sum > (uint64_t)(d->end - d->data)) {
-		pq_dba_dispose(d);
+		pm_pq_dba_dispose(d);
 		return pm_err(PAIMON_ECORRUPT, DBA ": suffixes add up to %llu bytes, %zu left at byte %zu",
 			(unsigned long long)sum, len - used1 - used2, used1 + used2);
 	}
@@ -438,7 +438,7 @@ int pq_dba_init(pq_dba_dec *d, const uint8_t *data, size_t len, int64_t max_valu
 
 /* Checks prefixes against the previous lengths for values pos..pos+n and
  * returns the total length; *last_len is updated to the last value's length. */
-static int dba_scan(pq_dba_dec *d, int64_t n, uint64_t *total)
+static int dba_scan(pm_pq_dba_dec *d, int64_t n, uint64_t *total)
 {
 	uint64_t prev = d->last_len, t = 0;
 	int64_t i;
@@ -453,7 +453,7 @@ static int dba_scan(pq_dba_dec *d, int64_t n, uint64_t *total)
 	return 0;
 }
 
-static int save_last(pq_dba_dec *d, const uint8_t *v, size_t len)
+static int save_last(pm_pq_dba_dec *d, const uint8_t *v, size_t len)
 {
 	if (len > d->last_cap) {
 		uint8_t *nb = pm_realloc(d->last, len);
@@ -468,7 +468,7 @@ static int save_last(pq_dba_dec *d, const uint8_t *v, size_t len)
 	return 0;
 }
 
-int pq_dba_get(pq_dba_dec *d, pm_array_builder *ab, int64_t n)
+int pm_pq_dba_get(pm_pq_dba_dec *d, pm_array_builder *ab, int64_t n)
 {
 	const int large = ab->kind == PM_AB_LARGE_BINARY;
 	int64_t base = (int64_t)ab->values.len, pos = base, i;
@@ -517,7 +517,7 @@ int pq_dba_get(pq_dba_dec *d, pm_array_builder *ab, int64_t n)
 	return pm_bitmap_append_run(&ab->validity, 1, n);
 }
 
-int pq_dba_get_fixed(pq_dba_dec *d, int width, uint8_t *out, int64_t n)
+int pm_pq_dba_get_fixed(pm_pq_dba_dec *d, int width, uint8_t *out, int64_t n)
 {
 	const uint8_t *prev = d->last;
 	uint64_t total;
@@ -552,7 +552,7 @@ int pq_dba_get_fixed(pq_dba_dec *d, int width, uint8_t *out, int64_t n)
 	return save_last(d, prev, (size_t)width);
 }
 
-void pq_dba_dispose(pq_dba_dec *d)
+void pm_pq_dba_dispose(pm_pq_dba_dec *d)
 {
 	pm_free(d->prefix);
 	pm_free(d->suffix);
@@ -562,7 +562,7 @@ void pq_dba_dispose(pq_dba_dec *d)
 
 /* ---------------------------------------------------------------- BSS */
 
-int pq_bss_init(pq_bss_dec *d, const uint8_t *data, size_t len, int width, int64_t n_values)
+int pm_pq_bss_init(pm_pq_bss_dec *d, const uint8_t *data, size_t len, int width, int64_t n_values)
 {
 	memset(d, 0, sizeof *d);
 	if (width <= 0)
@@ -579,7 +579,7 @@ int pq_bss_init(pq_bss_dec *d, const uint8_t *data, size_t len, int width, int64
 	return 0;
 }
 
-int pq_bss_get(pq_bss_dec *d, void *out, int64_t n)
+int pm_pq_bss_get(pm_pq_bss_dec *d, void *out, int64_t n)
 {
 	const int64_t N = d->n, p0 = d->pos;
 	uint8_t *o = out;
@@ -613,7 +613,7 @@ int pq_bss_get(pq_bss_dec *d, void *out, int64_t n)
 	return 0;
 }
 
-int pq_bss_encode(pm_buf *out, const void *vals, int64_t n, int width)
+int pm_pq_bss_encode(pm_buf *out, const void *vals, int64_t n, int width)
 {
 	const uint8_t *v = vals;
 	uint8_t *dst;

@@ -8,7 +8,7 @@
 #include "core/mem.h"
 #include "format/parquet/encoding.h"
 
-int pq_bytes_from_builder(const pm_array_builder *ab, pq_bytes *out)
+int pm_pq_bytes_from_builder(const pm_array_builder *ab, pm_pq_bytes *out)
 {
 	if (ab->kind != PM_AB_BINARY)
 		return pm_err(PAIMON_EINVAL, "byte-array dictionary needs an int32-offset binary builder");
@@ -18,7 +18,7 @@ int pq_bytes_from_builder(const pm_array_builder *ab, pq_bytes *out)
 	return 0;
 }
 
-int pq_dictdec_init(pq_dict_dec *d, const uint8_t *data, size_t len, int64_t n_dict)
+int pm_pq_dictdec_init(pm_pq_dict_dec *d, const uint8_t *data, size_t len, int64_t n_dict)
 {
 	if (n_dict < 0)
 		return pm_err(PAIMON_ECORRUPT, "dictionary indices: negative dictionary size %lld", (long long)n_dict);
@@ -27,17 +27,17 @@ int pq_dictdec_init(pq_dict_dec *d, const uint8_t *data, size_t len, int64_t n_d
 	if (data[0] > 32)
 		return pm_err(PAIMON_ECORRUPT, "dictionary indices: bit width %u exceeds 32", data[0]);
 	d->n_dict = n_dict;
-	return pq_rle_init(&d->rle, data + 1, len - 1, data[0], "dictionary indices");
+	return pm_pq_rle_init(&d->rle, data + 1, len - 1, data[0], "dictionary indices");
 }
 
-static int bad_index(pq_dict_dec *d, uint32_t idx)
+static int bad_index(pm_pq_dict_dec *d, uint32_t idx)
 {
 	return pm_err(PAIMON_ECORRUPT, "dictionary indices: index %u near value %lld is out of range for %lld entries",
 		idx, (long long)d->rle.produced, (long long)d->n_dict);
 }
 
 /* First index >= n_dict in v[0..k), or UINT32_MAX... checked branch-free first. */
-static int check_block(pq_dict_dec *d, const uint32_t *v, uint32_t k)
+static int check_block(pm_pq_dict_dec *d, const uint32_t *v, uint32_t k)
 {
 	uint32_t i, mx = 0;
 	for (i = 0; i < k; i++)
@@ -47,12 +47,12 @@ static int check_block(pq_dict_dec *d, const uint32_t *v, uint32_t k)
 	return 0;
 }
 
-int pq_dictdec_indices(pq_dict_dec *d, uint32_t *out, int64_t n)
+int pm_pq_dictdec_indices(pm_pq_dict_dec *d, uint32_t *out, int64_t n)
 {
 	int rc;
 	while (n > 0) {
 		uint32_t k = n < PQ_DICT_BATCH ? (uint32_t)n : PQ_DICT_BATCH;
-		if ((rc = pq_rle_get(&d->rle, out, k)) || (rc = check_block(d, out, k)))
+		if ((rc = pm_pq_rle_get(&d->rle, out, k)) || (rc = check_block(d, out, k)))
 			return rc;
 		out += k;
 		n -= k;
@@ -60,18 +60,18 @@ int pq_dictdec_indices(pq_dict_dec *d, uint32_t *out, int64_t n)
 	return 0;
 }
 
-int pq_dictdec_fixed(pq_dict_dec *d, const void *dict, int width, void *out, int64_t n)
+int pm_pq_dictdec_fixed(pm_pq_dict_dec *d, const void *dict, int width, void *out, int64_t n)
 {
 	uint8_t *o = out;
 	const uint8_t *dv = dict;
 	const size_t w = (size_t)width;
-	pq_run r;
+	pm_pq_run r;
 	uint32_t i;
 	int rc;
 	if (width <= 0)
 		return pm_err(PAIMON_EINVAL, "dictionary gather: bad width %d", width);
 	while (n > 0) {
-		if ((rc = pq_rle_next_run(&d->rle, n < PQ_DICT_BATCH ? (uint32_t)n : PQ_DICT_BATCH, d->idx, &r)))
+		if ((rc = pm_pq_rle_next_run(&d->rle, n < PQ_DICT_BATCH ? (uint32_t)n : PQ_DICT_BATCH, d->idx, &r)))
 			return rc;
 		if (!r.values) {
 			/* an RLE run of one index: a fill */
@@ -118,11 +118,11 @@ int pq_dictdec_fixed(pq_dict_dec *d, const void *dict, int width, void *out, int
 	return 0;
 }
 
-int pq_dictdec_binary(pq_dict_dec *d, const pq_bytes *dict, pm_array_builder *ab, int64_t n)
+int pm_pq_dictdec_binary(pm_pq_dict_dec *d, const pm_pq_bytes *dict, pm_array_builder *ab, int64_t n)
 {
 	const int large = ab->kind == PM_AB_LARGE_BINARY;
 	const int32_t *doff = dict->offsets;
-	pq_run r;
+	pm_pq_run r;
 	uint32_t i;
 	int rc;
 	if (ab->kind != PM_AB_BINARY && !large)
@@ -132,7 +132,7 @@ int pq_dictdec_binary(pq_dict_dec *d, const pq_bytes *dict, pm_array_builder *ab
 		int64_t base = (int64_t)ab->values.len;
 		uint8_t *dst;
 		void *offs;
-		if ((rc = pq_rle_next_run(&d->rle, n < PQ_DICT_BATCH ? (uint32_t)n : PQ_DICT_BATCH, d->idx, &r)))
+		if ((rc = pm_pq_rle_next_run(&d->rle, n < PQ_DICT_BATCH ? (uint32_t)n : PQ_DICT_BATCH, d->idx, &r)))
 			return rc;
 		if (!r.values) {
 			if ((int64_t)r.value >= d->n_dict || r.value >= dict->n)
@@ -293,7 +293,7 @@ static size_t slot_size(int width)
 	return width == 4 ? sizeof(slot4) : width == 8 ? sizeof(slot8) : sizeof(uint32_t);
 }
 
-int pq_dictbuild_init(pq_dict_builder *b, int width)
+int pm_pq_dictbuild_init(pm_pq_dict_builder *b, int width)
 {
 	memset(b, 0, sizeof *b);
 	if (width < 0)
@@ -305,7 +305,7 @@ int pq_dictbuild_init(pq_dict_builder *b, int width)
 	return 0;
 }
 
-void pq_dictbuild_dispose(pq_dict_builder *b)
+void pm_pq_dictbuild_dispose(pm_pq_dict_builder *b)
 {
 	pm_free(b->slots);
 	pm_free(b->ents);
@@ -314,7 +314,7 @@ void pq_dictbuild_dispose(pq_dict_builder *b)
 }
 
 /* Doubles the table (called once n * 2 > cap). */
-static int grow_table(pq_dict_builder *b)
+static int grow_table(pm_pq_dict_builder *b)
 {
 	uint32_t ncap = b->cap * 2, m = ncap - 1, i;
 	void *ns;
@@ -357,7 +357,7 @@ static int grow_table(pq_dict_builder *b)
 	return 0;
 }
 
-static inline int after_insert(pq_dict_builder *b)
+static inline int after_insert(pm_pq_dict_builder *b)
 {
 	b->n++;
 	if ((uint64_t)b->n * 2 > b->cap)
@@ -370,7 +370,7 @@ static int too_big(void)
 	return pm_err(PAIMON_EINVAL, "dictionary builder: more than 4 GiB of dictionary values");
 }
 
-static int put4(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
+static int put4(pm_pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
 {
 	int64_t i;
 	int rc;
@@ -406,7 +406,7 @@ static int put4(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_o
 	return 0;
 }
 
-static int put8(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
+static int put8(pm_pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_out)
 {
 	int64_t i;
 	int rc;
@@ -445,15 +445,15 @@ static int put8(pq_dict_builder *b, const uint8_t *v, int64_t n, uint32_t *idx_o
 
 /* One value of any other width with precomputed hash h (byte arrays:
  * width 0, plain cost 4 + len). */
-static inline int put_var(pq_dict_builder *b, const uint8_t *p, size_t len, uint32_t h, uint32_t *idx_out)
+static inline int put_var(pm_pq_dict_builder *b, const uint8_t *p, size_t len, uint32_t h, uint32_t *idx_out)
 {
 	const uint8_t *vals = (const uint8_t *)b->values.data;
 	const uint32_t *t = b->slots;
 	uint32_t s, m = b->cap - 1, e;
-	pq_dict_ent *en;
+	pm_pq_dict_ent *en;
 	int rc;
 	for (s = h & m; (e = t[s]) != 0; s = (s + 1) & m) {
-		const pq_dict_ent *x = &b->ents[e - 1];
+		const pm_pq_dict_ent *x = &b->ents[e - 1];
 		if (x->h == h && x->len == len && bytes_eq(vals + x->off, p, len)) {
 			*idx_out = e - 1;
 			b->last_e = e;
@@ -464,7 +464,7 @@ static inline int put_var(pq_dict_builder *b, const uint8_t *p, size_t len, uint
 		return too_big();
 	if (b->n == b->cap_ents) {
 		uint32_t nc = b->cap_ents ? b->cap_ents * 2 : 256;
-		pq_dict_ent *ne = pm_realloc(b->ents, (size_t)nc * sizeof *ne);
+		pm_pq_dict_ent *ne = pm_realloc(b->ents, (size_t)nc * sizeof *ne);
 		if (!ne)
 			return PAIMON_ENOMEM;
 		b->ents = ne;
@@ -486,16 +486,16 @@ static inline int put_var(pq_dict_builder *b, const uint8_t *p, size_t len, uint
 }
 
 /* The previous value again? */
-static inline int last_hit(const pq_dict_builder *b, const uint8_t *p, size_t len)
+static inline int last_hit(const pm_pq_dict_builder *b, const uint8_t *p, size_t len)
 {
-	const pq_dict_ent *x;
+	const pm_pq_dict_ent *x;
 	if (!b->last_e)
 		return 0;
 	x = &b->ents[b->last_e - 1];
 	return x->len == len && bytes_eq((const uint8_t *)b->values.data + x->off, p, len);
 }
 
-int pq_dictbuild_put_fixed(pq_dict_builder *b, const void *vals, int64_t n, uint32_t *idx_out)
+int pm_pq_dictbuild_put_fixed(pm_pq_dict_builder *b, const void *vals, int64_t n, uint32_t *idx_out)
 {
 	const uint8_t *v = vals;
 	const size_t w = (size_t)b->width;
@@ -516,7 +516,7 @@ int pq_dictbuild_put_fixed(pq_dict_builder *b, const void *vals, int64_t n, uint
 	return 0;
 }
 
-int pq_dictbuild_put_bytes(pq_dict_builder *b, const void *p, size_t len, uint32_t *idx_out)
+int pm_pq_dictbuild_put_bytes(pm_pq_dict_builder *b, const void *p, size_t len, uint32_t *idx_out)
 {
 	if (b->width)
 		return pm_err(PAIMON_EINVAL, "dictionary builder: put_bytes on a fixed-width dictionary");
@@ -529,7 +529,7 @@ int pq_dictbuild_put_bytes(pq_dict_builder *b, const void *p, size_t len, uint32
 
 #define HASH_BLOCK 32
 
-int pq_dictbuild_put_binary_upto(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
+int pm_pq_dictbuild_put_binary_upto(pm_pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
 	uint32_t *idx_out, size_t max_size, int64_t *done)
 {
 	uint32_t hs[HASH_BLOCK], es[HASH_BLOCK];
@@ -578,19 +578,19 @@ int pq_dictbuild_put_binary_upto(pq_dict_builder *b, const int32_t *offsets, con
 	return 0;
 }
 
-int pq_dictbuild_put_binary(pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
+int pm_pq_dictbuild_put_binary(pm_pq_dict_builder *b, const int32_t *offsets, const uint8_t *data, int64_t n,
 	uint32_t *idx_out)
 {
 	int64_t done;
-	return pq_dictbuild_put_binary_upto(b, offsets, data, n, idx_out, SIZE_MAX, &done);
+	return pm_pq_dictbuild_put_binary_upto(b, offsets, data, n, idx_out, SIZE_MAX, &done);
 }
 
-int pq_dictbuild_index_width(const pq_dict_builder *b)
+int pm_pq_dictbuild_index_width(const pm_pq_dict_builder *b)
 {
-	return b->n > 1 ? pq_bit_width(b->n - 1) : 0;
+	return b->n > 1 ? pm_pq_bit_width(b->n - 1) : 0;
 }
 
-int pq_dictbuild_write(const pq_dict_builder *b, pm_buf *out)
+int pm_pq_dictbuild_write(const pm_pq_dict_builder *b, pm_buf *out)
 {
 	uint32_t i;
 	if (b->width)
@@ -598,7 +598,7 @@ int pq_dictbuild_write(const pq_dict_builder *b, pm_buf *out)
 	if (pm_buf_reserve(out, b->plain_size))
 		return PAIMON_ENOMEM;
 	for (i = 0; i < b->n; i++)
-		if (pq_plain_encode_bytes(out, b->values.data + b->ents[i].off, b->ents[i].len))
+		if (pm_pq_plain_encode_bytes(out, b->values.data + b->ents[i].off, b->ents[i].len))
 			return PAIMON_ENOMEM;
 	return 0;
 }

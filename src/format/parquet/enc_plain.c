@@ -6,7 +6,7 @@
 #include "core/error.h"
 #include "format/parquet/encoding.h"
 
-void pq_plain_init(pq_plain_dec *d, const uint8_t *data, size_t len, const char *type_name)
+void pm_pq_plain_init(pm_pq_plain_dec *d, const uint8_t *data, size_t len, const char *type_name)
 {
 	memset(d, 0, sizeof *d);
 	d->data = data ? data : (const uint8_t *)"";
@@ -14,7 +14,7 @@ void pq_plain_init(pq_plain_dec *d, const uint8_t *data, size_t len, const char 
 	d->type = type_name ? type_name : "values";
 }
 
-int pq_plain_get_fixed(pq_plain_dec *d, int width, void *out, int64_t n)
+int pm_pq_plain_get_fixed(pm_pq_plain_dec *d, int width, void *out, int64_t n)
 {
 	size_t left = d->len - d->pos;
 	if (n < 0 || width <= 0)
@@ -29,7 +29,7 @@ int pq_plain_get_fixed(pq_plain_dec *d, int width, void *out, int64_t n)
 	return 0;
 }
 
-static int bool_check(pq_plain_dec *d, int64_t n)
+static int bool_check(pm_pq_plain_dec *d, int64_t n)
 {
 	uint64_t have = (uint64_t)d->len * 8 - (uint64_t)d->bitpos;
 	if (n < 0 || (uint64_t)n > have)
@@ -38,7 +38,7 @@ static int bool_check(pq_plain_dec *d, int64_t n)
 	return 0;
 }
 
-int pq_plain_get_bool_bits(pq_plain_dec *d, uint8_t *out, int64_t out_off, int64_t n)
+int pm_pq_plain_get_bool_bits(pm_pq_plain_dec *d, uint8_t *out, int64_t out_off, int64_t n)
 {
 	int rc;
 	if ((rc = bool_check(d, n)))
@@ -49,7 +49,7 @@ int pq_plain_get_bool_bits(pq_plain_dec *d, uint8_t *out, int64_t out_off, int64
 	return 0;
 }
 
-int pq_plain_get_bool_bytes(pq_plain_dec *d, uint8_t *out, int64_t n)
+int pm_pq_plain_get_bool_bytes(pm_pq_plain_dec *d, uint8_t *out, int64_t n)
 {
 	int64_t i;
 	int rc;
@@ -82,7 +82,7 @@ int pq_plain_get_bool_bytes(pq_plain_dec *d, uint8_t *out, int64_t n)
 		}                                                                                         \
 	} while (0)
 
-int pq_plain_get_binary(pq_plain_dec *d, pm_array_builder *ab, int64_t n)
+int pm_pq_plain_get_binary(pm_pq_plain_dec *d, pm_array_builder *ab, int64_t n)
 {
 	const uint8_t *src = d->data + d->pos;
 	size_t left = d->len - d->pos, pos = 0, total = 0, s;
@@ -132,7 +132,7 @@ trunc_val:
 		d->type, (long long)i, d->pos + pos - 4, l, left - pos);
 }
 
-int pq_plain_skip(pq_plain_dec *d, int width, int64_t n)
+int pm_pq_plain_skip(pm_pq_plain_dec *d, int width, int64_t n)
 {
 	int64_t i;
 	if (width > 0) {
@@ -158,14 +158,14 @@ int pq_plain_skip(pq_plain_dec *d, int width, int64_t n)
 
 /* ---------------------------------------------------------------- encoders */
 
-int pq_plain_encode_fixed(pm_buf *out, const void *vals, int64_t n, int width)
+int pm_pq_plain_encode_fixed(pm_buf *out, const void *vals, int64_t n, int width)
 {
 	if (n < 0 || width <= 0)
 		return pm_err(PAIMON_EINVAL, "PLAIN encoder: bad arguments");
 	return pm_buf_append(out, vals, (size_t)n * (size_t)width);
 }
 
-int pq_plain_encode_bool_bits(pm_buf *out, const uint8_t *bits, int64_t off, int64_t n)
+int pm_pq_plain_encode_bool_bits(pm_buf *out, const uint8_t *bits, int64_t off, int64_t n)
 {
 	size_t nb = (size_t)(n + 7) / 8;
 	uint8_t *dst;
@@ -178,7 +178,7 @@ int pq_plain_encode_bool_bits(pm_buf *out, const uint8_t *bits, int64_t off, int
 	return 0;
 }
 
-int pq_plain_encode_bools(pm_buf *out, const uint8_t *vals, int64_t n)
+int pm_pq_plain_encode_bools(pm_buf *out, const uint8_t *vals, int64_t n)
 {
 	size_t nb = (size_t)(n + 7) / 8;
 	int64_t i;
@@ -194,7 +194,7 @@ int pq_plain_encode_bools(pm_buf *out, const uint8_t *vals, int64_t n)
 	return 0;
 }
 
-int pq_plain_encode_bytes(pm_buf *out, const void *p, uint32_t len)
+int pm_pq_plain_encode_bytes(pm_buf *out, const void *p, uint32_t len)
 {
 	if (pm_buf_reserve(out, 4 + (size_t)len))
 		return PAIMON_ENOMEM;
@@ -224,12 +224,12 @@ int pq_plain_encode_bytes(pm_buf *out, const void *p, uint32_t len)
 		return 0;                                                                             \
 	} while (0)
 
-int pq_plain_encode_binary(pm_buf *out, const int32_t *offsets, const uint8_t *data, int64_t n)
+int pm_pq_plain_encode_binary(pm_buf *out, const int32_t *offsets, const uint8_t *data, int64_t n)
 {
 	ENCODE_BINARY(int32_t);
 }
 
-int pq_plain_encode_large_binary(pm_buf *out, const int64_t *offsets, const uint8_t *data, int64_t n)
+int pm_pq_plain_encode_large_binary(pm_buf *out, const int64_t *offsets, const uint8_t *data, int64_t n)
 {
 	int64_t k;
 	for (k = 0; k < n; k++)

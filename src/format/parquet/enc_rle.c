@@ -10,9 +10,9 @@
 
 #define POS(d) ((size_t)((d)->p - (d)->start))
 
-int pq_rle_init(pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, const char *what)
+int pm_pq_rle_init(pm_pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, const char *what)
 {
-	memset(d, 0, offsetof(pq_rle_dec, buf));
+	memset(d, 0, offsetof(pm_pq_rle_dec, buf));
 	d->what = what ? what : "RLE data";
 	if (bit_width < 0 || bit_width > 32)
 		return pm_err(PAIMON_ECORRUPT, "RLE %s: bit width %d exceeds 32", d->what, bit_width);
@@ -27,7 +27,7 @@ int pq_rle_init(pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, c
 	return 0;
 }
 
-int pq_rle_init_prefixed(pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, const char *what,
+int pm_pq_rle_init_prefixed(pm_pq_rle_dec *d, const uint8_t *data, size_t len, int bit_width, const char *what,
 	size_t *consumed)
 {
 	uint32_t n;
@@ -40,11 +40,11 @@ int pq_rle_init_prefixed(pq_rle_dec *d, const uint8_t *data, size_t len, int bit
 			what ? what : "data", n, len - 4);
 	if (consumed)
 		*consumed = 4 + (size_t)n;
-	return pq_rle_init(d, data + 4, n, bit_width, what);
+	return pm_pq_rle_init(d, data + 4, n, bit_width, what);
 }
 
 /* Reads the next run header; ECORRUPT at the end of input. */
-static int next_header(pq_rle_dec *d)
+static int next_header(pm_pq_rle_dec *d)
 {
 	uint64_t h = 0;
 	int shift = 0;
@@ -93,11 +93,11 @@ static int next_header(pq_rle_dec *d)
 }
 
 /* Unpacks up to 32 literal values into d->buf. */
-static int refill(pq_rle_dec *d)
+static int refill(pm_pq_rle_dec *d)
 {
 	uint32_t k = d->bp_left < 32 ? (uint32_t)d->bp_left : 32;
 	size_t nb = ((size_t)k * (size_t)d->width + 7) / 8;
-	int rc = pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, d->buf, k);
+	int rc = pm_pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, d->buf, k);
 	if (rc)
 		return rc;
 	d->bp_p += nb;
@@ -114,7 +114,7 @@ static inline void fill32(uint32_t *out, uint32_t v, size_t n)
 		out[i] = v;
 }
 
-int pq_rle_get(pq_rle_dec *d, uint32_t *out, int64_t n)
+int pm_pq_rle_get(pm_pq_rle_dec *d, uint32_t *out, int64_t n)
 {
 	int rc;
 	while (n > 0) {
@@ -141,7 +141,7 @@ int pq_rle_get(pq_rle_dec *d, uint32_t *out, int64_t n)
 				size_t nb;
 				k &= ~(uint64_t)31;
 				nb = (size_t)k * (size_t)d->width / 8;
-				if ((rc = pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, out, (size_t)k)))
+				if ((rc = pm_pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, out, (size_t)k)))
 					return rc;
 				d->bp_p += nb;
 				d->bp_left -= k;
@@ -158,7 +158,7 @@ int pq_rle_get(pq_rle_dec *d, uint32_t *out, int64_t n)
 	return 0;
 }
 
-int pq_rle_skip(pq_rle_dec *d, int64_t n)
+int pm_pq_rle_skip(pm_pq_rle_dec *d, int64_t n)
 {
 	int rc;
 	while (n > 0) {
@@ -193,7 +193,7 @@ int pq_rle_skip(pq_rle_dec *d, int64_t n)
 	return 0;
 }
 
-int pq_rle_next_run(pq_rle_dec *d, uint32_t max_n, uint32_t *scratch, pq_run *run)
+int pm_pq_rle_next_run(pm_pq_rle_dec *d, uint32_t max_n, uint32_t *scratch, pm_pq_run *run)
 {
 	int rc;
 	while (!d->rle_left && d->buf_pos >= d->buf_n && !d->bp_left)
@@ -210,7 +210,7 @@ int pq_rle_next_run(pq_rle_dec *d, uint32_t max_n, uint32_t *scratch, pq_run *ru
 	} else {
 		uint64_t avail = (uint64_t)(d->buf_n - d->buf_pos) + d->bp_left;
 		uint32_t k = avail < max_n ? (uint32_t)avail : max_n;
-		if ((rc = pq_rle_get(d, scratch, k)))
+		if ((rc = pm_pq_rle_get(d, scratch, k)))
 			return rc;
 		run->count = k;
 		run->value = 0;
@@ -219,14 +219,14 @@ int pq_rle_next_run(pq_rle_dec *d, uint32_t max_n, uint32_t *scratch, pq_run *ru
 	}
 }
 
-int pq_rle_get_levels(pq_rle_dec *d, int16_t *out, int64_t n, uint32_t max_level)
+int pm_pq_rle_get_levels(pm_pq_rle_dec *d, int16_t *out, int64_t n, uint32_t max_level)
 {
 	uint32_t tmp[256];
-	pq_run r;
+	pm_pq_run r;
 	int rc;
 	uint32_t i;
 	while (n > 0) {
-		if ((rc = pq_rle_next_run(d, n < 256 ? (uint32_t)n : 256, tmp, &r)))
+		if ((rc = pm_pq_rle_next_run(d, n < 256 ? (uint32_t)n : 256, tmp, &r)))
 			return rc;
 		if (!r.values) {
 			if (r.value > max_level)
@@ -251,17 +251,17 @@ bad:
 		(long long)d->produced);
 }
 
-int pq_rle_levels_to_validity(pq_rle_dec *d, int64_t n, uint32_t max_def, pm_bitmap_builder *bb,
+int pm_pq_rle_levels_to_validity(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, pm_bitmap_builder *bb,
 	int64_t *n_valid)
 {
 	uint32_t tmp[256];
 	uint8_t v8[256];
-	pq_run r;
+	pm_pq_run r;
 	int rc;
 	uint32_t i;
 	int64_t valid = 0;
 	while (n > 0) {
-		if ((rc = pq_rle_next_run(d, n < 256 ? (uint32_t)n : 256, tmp, &r)))
+		if ((rc = pm_pq_rle_next_run(d, n < 256 ? (uint32_t)n : 256, tmp, &r)))
 			return rc;
 		if (!r.values) {
 			if (r.value > max_def)
@@ -294,7 +294,7 @@ bad:
 
 /* ---------------------------------------------------------------- legacy */
 
-int pq_bitpacked_legacy_decode(const uint8_t *data, size_t len, int width, uint32_t *out, int64_t n,
+int pm_pq_bitpacked_legacy_decode(const uint8_t *data, size_t len, int width, uint32_t *out, int64_t n,
 	size_t *consumed)
 {
 	uint64_t need;
@@ -322,7 +322,7 @@ int pq_bitpacked_legacy_decode(const uint8_t *data, size_t len, int width, uint3
 
 /* ---------------------------------------------------------------- encoder */
 
-void pq_rle_enc_init(pq_rle_enc *e, pm_buf *out, int bit_width)
+void pm_pq_rle_enc_init(pm_pq_rle_enc *e, pm_buf *out, int bit_width)
 {
 	memset(e, 0, sizeof *e);
 	e->out = out;
@@ -344,7 +344,7 @@ static int put_uleb(pm_buf *b, uint64_t v)
 	return pm_buf_append(b, tmp, (size_t)n);
 }
 
-static void end_bp_run(pq_rle_enc *e)
+static void end_bp_run(pm_pq_rle_enc *e)
 {
 	if (e->bp_header != SIZE_MAX)
 		e->out->data[e->bp_header] = (char)((e->bp_groups << 1) | 1);
@@ -352,7 +352,7 @@ static void end_bp_run(pq_rle_enc *e)
 	e->bp_groups = 0;
 }
 
-static int write_bp_group(pq_rle_enc *e)
+static int write_bp_group(pm_pq_rle_enc *e)
 {
 	uint8_t packed[32];
 	if (e->bp_groups >= 63)
@@ -362,7 +362,7 @@ static int write_bp_group(pq_rle_enc *e)
 		if (pm_buf_putc(e->out, 0))
 			return PAIMON_ENOMEM;
 	}
-	pq_pack32(packed, e->vals, 8, e->width);
+	pm_pq_pack32(packed, e->vals, 8, e->width);
 	if (pm_buf_append(e->out, packed, (size_t)e->width))
 		return PAIMON_ENOMEM;
 	e->nbuf = 0;
@@ -371,7 +371,7 @@ static int write_bp_group(pq_rle_enc *e)
 	return 0;
 }
 
-static int write_rle_run(pq_rle_enc *e)
+static int write_rle_run(pm_pq_rle_enc *e)
 {
 	uint8_t v[4];
 	uint32_t x = e->prev;
@@ -386,7 +386,7 @@ static int write_rle_run(pq_rle_enc *e)
 	return 0;
 }
 
-static inline int put1(pq_rle_enc *e, uint32_t v)
+static inline int put1(pm_pq_rle_enc *e, uint32_t v)
 {
 	int rc;
 	if (v == e->prev && (e->repeat > 0 || e->nbuf > 0)) {
@@ -413,7 +413,7 @@ static inline int put1(pq_rle_enc *e, uint32_t v)
 
 /* g groups of 8 literal values, bit-packed in one go (what g calls of
  * write_bp_group would write). Only at a group boundary (nbuf == 0). */
-static int put_bp_groups(pq_rle_enc *e, const uint32_t *v, int64_t g)
+static int put_bp_groups(pm_pq_rle_enc *e, const uint32_t *v, int64_t g)
 {
 	while (g > 0) {
 		int64_t k;
@@ -431,7 +431,7 @@ static int put_bp_groups(pq_rle_enc *e, const uint32_t *v, int64_t g)
 		bytes = (size_t)k * (size_t)e->width;
 		if (pm_buf_reserve(e->out, bytes))
 			return PAIMON_ENOMEM;
-		pq_pack32((uint8_t *)e->out->data + e->out->len, v, (size_t)k * 8, e->width);
+		pm_pq_pack32((uint8_t *)e->out->data + e->out->len, v, (size_t)k * 8, e->width);
 		e->out->len += bytes;
 		e->out->data[e->out->len] = 0;
 		e->bp_groups += (int)k;
@@ -449,7 +449,7 @@ static inline int group_all_equal(const uint32_t *v)
 	       v[0] == v[7];
 }
 
-int pq_rle_enc_put(pq_rle_enc *e, const uint32_t *v, int64_t n)
+int pm_pq_rle_enc_put(pm_pq_rle_enc *e, const uint32_t *v, int64_t n)
 {
 	int64_t i;
 	int rc;
@@ -481,7 +481,7 @@ int pq_rle_enc_put(pq_rle_enc *e, const uint32_t *v, int64_t n)
 	return 0;
 }
 
-int pq_rle_enc_put16(pq_rle_enc *e, const int16_t *v, int64_t n)
+int pm_pq_rle_enc_put16(pm_pq_rle_enc *e, const int16_t *v, int64_t n)
 {
 	int64_t i;
 	int rc;
@@ -502,7 +502,7 @@ int pq_rle_enc_put16(pq_rle_enc *e, const int16_t *v, int64_t n)
 	return 0;
 }
 
-int pq_rle_enc_finish(pq_rle_enc *e)
+int pm_pq_rle_enc_finish(pm_pq_rle_enc *e)
 {
 	int rc;
 	if (e->repeat >= 8) {
@@ -521,17 +521,17 @@ int pq_rle_enc_finish(pq_rle_enc *e)
 	return rc;
 }
 
-int pq_rle_encode(pm_buf *out, const uint32_t *v, int64_t n, int bit_width, int length_prefix)
+int pm_pq_rle_encode(pm_buf *out, const uint32_t *v, int64_t n, int bit_width, int length_prefix)
 {
-	pq_rle_enc e;
+	pm_pq_rle_enc e;
 	size_t start = out->len;
 	int rc;
 	if (bit_width < 0 || bit_width > 32)
 		return pm_err(PAIMON_EINVAL, "RLE encoder: bit width %d exceeds 32", bit_width);
 	if (length_prefix && pm_buf_append(out, "\0\0\0\0", 4))
 		return PAIMON_ENOMEM;
-	pq_rle_enc_init(&e, out, bit_width);
-	if ((rc = pq_rle_enc_put(&e, v, n)) || (rc = pq_rle_enc_finish(&e)))
+	pm_pq_rle_enc_init(&e, out, bit_width);
+	if ((rc = pm_pq_rle_enc_put(&e, v, n)) || (rc = pm_pq_rle_enc_finish(&e)))
 		return rc;
 	if (length_prefix) {
 		uint32_t len = (uint32_t)(out->len - start - 4);

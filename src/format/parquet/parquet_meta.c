@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/mem.h"
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 
 /* ---------------------------------------------------------------- arena */
 

@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "format/parquet/parquet_meta.h"
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 
 typedef struct enc {
 	pm_tc_writer w;

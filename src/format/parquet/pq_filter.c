@@ -1,6 +1,6 @@
 /*
- * format/parquet/pq_filter.c - statistics-based pruning predicates (see
- * pq_filter.h for the semantics).
+ * format/parquet/pm_pq_filter.c - statistics-based pruning predicates (see
+ * pm_pq_filter.h for the semantics).
  */
 #include "format/parquet/pq_filter.h"
 
@@ -21,10 +21,10 @@
 enum { CK_NONE, CK_I64, CK_U64, CK_F64, CK_BYTES, CK_DEC };
 
 #ifdef __SIZEOF_INT128__
-typedef __int128 pq_i128;
+typedef __int128 pm_pq_i128;
 #define PQ_HAVE_I128 1
 #else
-typedef int64_t pq_i128;
+typedef int64_t pm_pq_i128;
 #define PQ_HAVE_I128 0
 #endif
 
@@ -33,7 +33,7 @@ typedef struct flit {
 	double d;     /* CK_F64 */
 	const uint8_t *p; /* CK_BYTES */
 	size_t len;
-	pq_i128 dec;  /* CK_DEC */
+	pm_pq_i128 dec;  /* CK_DEC */
 } flit;
 
 struct paimon_parquet_filter {
@@ -172,13 +172,13 @@ static int decimal_scale(const pm_pq_schema_element *e)
 
 /* Decimal text -> unscaled value at scale; 0 ok, 1 not exact / too large,
  * -1 syntax. */
-static int parse_decimal(const char *s, int scale, pq_i128 *out)
+static int parse_decimal(const char *s, int scale, pm_pq_i128 *out)
 {
-	pq_i128 v = 0;
+	pm_pq_i128 v = 0;
 	int frac = 0, digits = 0, eff;
 	long ex = 0;
 	bool neg = false, dot = false;
-	const pq_i128 lim = PQ_HAVE_I128 ? (pq_i128)1000000000000000000LL * (pq_i128)1000000000000000000LL : 0;
+	const pm_pq_i128 lim = PQ_HAVE_I128 ? (pm_pq_i128)1000000000000000000LL * (pm_pq_i128)1000000000000000000LL : 0;
 	if (*s == '-' || *s == '+')
 		neg = *s++ == '-';
 	for (; *s; s++) {
@@ -247,7 +247,7 @@ static int parse_lit(pm_pq_filter *f, const pm_pq_schema_element *e, size_t k, f
 			return 0;
 		}
 		if (is_decimal(e)) {
-			pq_i128 v;
+			pm_pq_i128 v;
 			int rc = parse_decimal(s, decimal_scale(e), &v);
 			if (rc)
 				return rc;
@@ -453,12 +453,12 @@ static bool decode_stat(const pm_pq_filter *f, const pm_pq_bin *b, flit *o)
 		return true;
 	case CK_DEC: {
 		size_t k;
-		pq_i128 v;
+		pm_pq_i128 v;
 		if (!b->len || b->len > 16)
 			return false;
 		v = (p[0] & 0x80) ? -1 : 0;
 		for (k = 0; k < b->len; k++)
-			v = (pq_i128)((unsigned __int128)v << 8 | p[k]);
+			v = (pm_pq_i128)((unsigned __int128)v << 8 | p[k]);
 		o->dec = v;
 		return true;
 	}

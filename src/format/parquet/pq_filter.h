@@ -1,5 +1,5 @@
 /*
- * format/parquet/pq_filter.h - predicates for pruning Parquet row groups
+ * format/parquet/pm_pq_filter.h - predicates for pruning Parquet row groups
  * and pages by statistics.
  *
  * A filter is a tree: leaves compare one column (a top-level or dotted

@@ -1,8 +1,8 @@
 /*
- * format/parquet/pq_read.c - the Parquet reader: row groups -> column
+ * format/parquet/pm_pq_read.c - the Parquet reader: row groups -> column
  * chunks -> pages -> Arrow batches.
  *
- * Each selected leaf column has a pq_col that walks its chunk page by page
+ * Each selected leaf column has a pm_pq_col that walks its chunk page by page
  * through a bounded I/O window. Top-level flat columns decode their
  * definition levels run by run straight into the validity bitmap (a run of
  * max_def = one bulk value decode; required columns have no levels at all).
@@ -25,9 +25,9 @@
 
 #define LIT_CHUNK 4096
 
-typedef struct pq_col {
+typedef struct pm_pq_col {
 	struct pm_pq_reader *r;
-	pq_anode *node;       /* the leaf node */
+	pm_pq_anode *node;       /* the leaf node */
 	const pm_pq_schema_node *pn;
 	char *pathstr;
 	int leaf;
@@ -61,24 +61,24 @@ typedef struct pq_col {
 	uint8_t *dict_fixed;
 	size_t dict_fixed_cap;
 	pm_array_builder *dict_bin;
-	pq_bytes dict_bytes;
+	pm_pq_bytes dict_bytes;
 
 	/* current data page */
 	int64_t page_n, page_pos;
 	int enc;
 	const uint8_t *vals;
 	size_t vals_len;
-	pq_rle_dec defd, repd;
+	pm_pq_rle_dec defd, repd;
 	int16_t *ldef, *lrep;
 	size_t lcap;
-	pq_plain_dec plain;
-	pq_dict_dec *dd;
-	pq_rle_dec boolrle;
-	pq_dbp_dec dbp;
-	pq_dlba_dec dlba;
-	pq_dba_dec dba;
+	pm_pq_plain_dec plain;
+	pm_pq_dict_dec *dd;
+	pm_pq_rle_dec boolrle;
+	pm_pq_dbp_dec dbp;
+	pm_pq_dlba_dec dlba;
+	pm_pq_dba_dec dba;
 	bool dlba_live, dba_live;
-	pq_bss_dec bss;
+	pm_pq_bss_dec bss;
 
 	/* scratch */
 	uint8_t *scr;
@@ -98,18 +98,18 @@ typedef struct pq_col {
 	int64_t cost;         /* decode cost estimate of the current chunk (scheduling) */
 	int rc;               /* result of the last parallel decode */
 	pm_err_state *err;    /* its error (allocated on failure) */
-} pq_col;
+} pm_pq_col;
 
 struct pm_pq_reader {
 	pm_fileio *io;
 	char *path;
 	pm_pq_file_meta *fm;
 	pm_pq_schema *s;
-	pq_build b;
-	pq_anode **tops;
+	pm_pq_build b;
+	pm_pq_anode **tops;
 	int n_tops;
 	pm_array_builder *root;
-	pq_col *cols;
+	pm_pq_col *cols;
 	int n_cols;
 	int *leaf_col;        /* file leaf -> index in cols or -1 */
 	int64_t batch;
@@ -174,7 +174,7 @@ static const char *type_name(int t)
 
 /* Makes [off, off + need) available in the window, reading up to `want`
  * bytes (bounded by the chunk end) when it has to read. */
-static int io_ensure(pq_col *c, uint64_t off, size_t need, size_t want)
+static int io_ensure(pm_pq_col *c, uint64_t off, size_t need, size_t want)
 {
 	struct pm_pq_reader *r = c->r;
 	size_t n;
@@ -199,14 +199,14 @@ static int io_ensure(pq_col *c, uint64_t off, size_t need, size_t want)
 	return 0;
 }
 
-static const uint8_t *io_ptr(pq_col *c, uint64_t off)
+static const uint8_t *io_ptr(pm_pq_col *c, uint64_t off)
 {
 	return c->io + (off - c->io_off);
 }
 
 /* ------------------------------------------------------------ pages */
 
-static int read_header(pq_col *c, pm_pq_page_header *h, size_t *hlen)
+static int read_header(pm_pq_col *c, pm_pq_page_header *h, size_t *hlen)
 {
 	uint64_t rem = c->cend - c->pos;
 	size_t avail, tryn = rem < 16384 ? (size_t)rem : 16384;
@@ -226,7 +226,7 @@ static int read_header(pq_col *c, pm_pq_page_header *h, size_t *hlen)
 	}
 }
 
-static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, const uint8_t **out)
+static int decompress(pm_pq_col *c, const uint8_t *src, size_t n, size_t want, const uint8_t **out)
 {
 	size_t bound;
 	int rc;
@@ -257,7 +257,7 @@ static int decompress(pq_col *c, const uint8_t *src, size_t n, size_t want, cons
 	return 0;
 }
 
-static int load_dictionary(pq_col *c, const pm_pq_page_header *h, const uint8_t *body)
+static int load_dictionary(pm_pq_col *c, const pm_pq_page_header *h, const uint8_t *body)
 {
 	const pm_pq_dictionary_page_header *dh = &h->dictionary_page_header;
 	const uint8_t *p;
@@ -278,18 +278,18 @@ static int load_dictionary(pq_col *c, const pm_pq_page_header *h, const uint8_t 
 	if (c->ptype == PM_PQ_BOOLEAN)
 		return pm_err(PAIMON_ECORRUPT, "dictionary page in a BOOLEAN column");
 	if (c->ptype == PM_PQ_BYTE_ARRAY) {
-		pq_plain_dec d;
+		pm_pq_plain_dec d;
 		struct ArrowArray tmp;
 		if (!c->dict_bin && !(c->dict_bin = pm_ab_new_binary("z", 0)))
 			return PAIMON_ENOMEM;
 		if (pm_ab_length(c->dict_bin) && !pm_ab_finish(c->dict_bin, &tmp))
 			tmp.release(&tmp);
-		pq_plain_init(&d, p, len, "BYTE_ARRAY");
+		pm_pq_plain_init(&d, p, len, "BYTE_ARRAY");
 		if ((uint64_t)dh->num_values > len / 4)
 			return pm_err(PAIMON_ECORRUPT, "dictionary of %d values cannot fit in %zu bytes",
 				      (int)dh->num_values, len);
-		if ((rc = pq_plain_get_binary(&d, c->dict_bin, dh->num_values)) ||
-		    (rc = pq_bytes_from_builder(c->dict_bin, &c->dict_bytes)))
+		if ((rc = pm_pq_plain_get_binary(&d, c->dict_bin, dh->num_values)) ||
+		    (rc = pm_pq_bytes_from_builder(c->dict_bin, &c->dict_bytes)))
 			return rc;
 	} else {
 		size_t need = (size_t)dh->num_values * (size_t)c->pw;
@@ -305,7 +305,7 @@ static int load_dictionary(pq_col *c, const pm_pq_page_header *h, const uint8_t 
 	return 0;
 }
 
-static int ensure_levels(pq_col *c, int64_t n)
+static int ensure_levels(pm_pq_col *c, int64_t n)
 {
 	size_t cap = c->lcap;
 	int rc;
@@ -321,14 +321,14 @@ static int ensure_levels(pq_col *c, int64_t n)
 	return 0;
 }
 
-static int setup_values(pq_col *c, int enc, int64_t n)
+static int setup_values(pm_pq_col *c, int enc, int64_t n)
 {
 	size_t used;
 	int rc;
 	c->enc = enc;
 	switch (enc) {
 	case PM_PQ_ENC_PLAIN:
-		pq_plain_init(&c->plain, c->vals, c->vals_len, type_name(c->ptype));
+		pm_pq_plain_init(&c->plain, c->vals, c->vals_len, type_name(c->ptype));
 		return 0;
 	case PM_PQ_ENC_PLAIN_DICTIONARY:
 	case PM_PQ_ENC_RLE_DICTIONARY:
@@ -338,26 +338,26 @@ static int setup_values(pq_col *c, int enc, int64_t n)
 			return PAIMON_ENOMEM;
 		if (n == 0 && c->vals_len == 0)
 			return 0;
-		return pq_dictdec_init(c->dd, c->vals, c->vals_len, c->n_dict);
+		return pm_pq_dictdec_init(c->dd, c->vals, c->vals_len, c->n_dict);
 	case PM_PQ_ENC_RLE:
 		if (c->ptype != PM_PQ_BOOLEAN)
 			return pm_err(PAIMON_EUNSUPPORTED, "RLE value encoding for a %s column", type_name(c->ptype));
 		if (c->vals_len == 0)
-			return pq_rle_init(&c->boolrle, c->vals, 0, 1, "RLE booleans");
-		return pq_rle_init_prefixed(&c->boolrle, c->vals, c->vals_len, 1, "RLE booleans", &used);
+			return pm_pq_rle_init(&c->boolrle, c->vals, 0, 1, "RLE booleans");
+		return pm_pq_rle_init_prefixed(&c->boolrle, c->vals, c->vals_len, 1, "RLE booleans", &used);
 	case PM_PQ_ENC_DELTA_BINARY_PACKED:
 		if (c->ptype != PM_PQ_INT32 && c->ptype != PM_PQ_INT64)
 			return pm_err(PAIMON_ECORRUPT, "DELTA_BINARY_PACKED for a %s column", type_name(c->ptype));
 		if (c->vals_len == 0)
-			return pq_dbp_init(&c->dbp, c->vals, 0, c->ptype == PM_PQ_INT32 ? 32 : 64, n) ? 0 : 0;
-		return pq_dbp_init(&c->dbp, c->vals, c->vals_len, c->ptype == PM_PQ_INT32 ? 32 : 64, n);
+			return pm_pq_dbp_init(&c->dbp, c->vals, 0, c->ptype == PM_PQ_INT32 ? 32 : 64, n) ? 0 : 0;
+		return pm_pq_dbp_init(&c->dbp, c->vals, c->vals_len, c->ptype == PM_PQ_INT32 ? 32 : 64, n);
 	case PM_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
 		if (c->ptype != PM_PQ_BYTE_ARRAY)
 			return pm_err(PAIMON_ECORRUPT, "DELTA_LENGTH_BYTE_ARRAY for a %s column", type_name(c->ptype));
 		if (c->dlba_live)
-			pq_dlba_dispose(&c->dlba);
+			pm_pq_dlba_dispose(&c->dlba);
 		c->dlba_live = false;
-		if ((rc = pq_dlba_init(&c->dlba, c->vals, c->vals_len, n)))
+		if ((rc = pm_pq_dlba_init(&c->dlba, c->vals, c->vals_len, n)))
 			return rc;
 		c->dlba_live = true;
 		return 0;
@@ -365,23 +365,23 @@ static int setup_values(pq_col *c, int enc, int64_t n)
 		if (c->ptype != PM_PQ_BYTE_ARRAY && c->ptype != PM_PQ_FIXED_LEN_BYTE_ARRAY)
 			return pm_err(PAIMON_ECORRUPT, "DELTA_BYTE_ARRAY for a %s column", type_name(c->ptype));
 		if (c->dba_live)
-			pq_dba_dispose(&c->dba);
+			pm_pq_dba_dispose(&c->dba);
 		c->dba_live = false;
-		if ((rc = pq_dba_init(&c->dba, c->vals, c->vals_len, n)))
+		if ((rc = pm_pq_dba_init(&c->dba, c->vals, c->vals_len, n)))
 			return rc;
 		c->dba_live = true;
 		return 0;
 	case PM_PQ_ENC_BYTE_STREAM_SPLIT:
 		if (c->ptype == PM_PQ_BOOLEAN || c->ptype == PM_PQ_BYTE_ARRAY)
 			return pm_err(PAIMON_ECORRUPT, "BYTE_STREAM_SPLIT for a %s column", type_name(c->ptype));
-		return pq_bss_init(&c->bss, c->vals, c->vals_len, c->pw, (int64_t)(c->vals_len / (size_t)c->pw));
+		return pm_pq_bss_init(&c->bss, c->vals, c->vals_len, c->pw, (int64_t)(c->vals_len / (size_t)c->pw));
 	default:
 		return pm_err(PAIMON_EUNSUPPORTED, "value encoding %d", enc);
 	}
 }
 
 /* Reads pages until a data page is set up: 0, or 1 at the end of the chunk. */
-static int next_data_page(pq_col *c)
+static int next_data_page(pm_pq_col *c)
 {
 	pm_pq_page_header h;
 	size_t hlen, csize;
@@ -432,13 +432,13 @@ static int next_data_page(pq_col *c)
 				return rc;
 			c->page_n = dp->num_values;
 			if (c->max_rep > 0) {
-				if ((rc = pq_rle_init_prefixed(&c->repd, p, len, pq_bit_width((uint64_t)c->max_rep),
+				if ((rc = pm_pq_rle_init_prefixed(&c->repd, p, len, pm_pq_bit_width((uint64_t)c->max_rep),
 							       "repetition levels", &used)))
 					return rc;
 				p += used, len -= used;
 			}
 			if (c->max_def > 0) {
-				if ((rc = pq_rle_init_prefixed(&c->defd, p, len, pq_bit_width((uint64_t)c->max_def),
+				if ((rc = pm_pq_rle_init_prefixed(&c->defd, p, len, pm_pq_bit_width((uint64_t)c->max_def),
 							       "definition levels", &used)))
 					return rc;
 				p += used, len -= used;
@@ -459,11 +459,11 @@ static int next_data_page(pq_col *c)
 			if (rl > csize || dl > csize - rl || rl + dl > (size_t)h.uncompressed_page_size)
 				return pm_err(PAIMON_ECORRUPT, "data page v2 level lengths %zu + %zu exceed the page", rl, dl);
 			c->page_n = dp->num_values;
-			if (c->max_rep > 0 && (rc = pq_rle_init(&c->repd, body, rl, pq_bit_width((uint64_t)c->max_rep),
+			if (c->max_rep > 0 && (rc = pm_pq_rle_init(&c->repd, body, rl, pm_pq_bit_width((uint64_t)c->max_rep),
 								 "repetition levels")))
 				return rc;
-			if (c->max_def > 0 && (rc = pq_rle_init(&c->defd, body + rl, dl,
-								 pq_bit_width((uint64_t)c->max_def), "definition levels")))
+			if (c->max_def > 0 && (rc = pm_pq_rle_init(&c->defd, body + rl, dl,
+								 pm_pq_bit_width((uint64_t)c->max_def), "definition levels")))
 				return rc;
 			{
 				const uint8_t *vp = body + rl + dl;
@@ -490,13 +490,13 @@ static int next_data_page(pq_col *c)
 			if ((rc = ensure_levels(c, c->page_n)))
 				return rc;
 			if (c->max_rep > 0) {
-				if ((rc = pq_rle_get_levels(&c->repd, c->lrep, c->page_n, (uint32_t)c->max_rep)))
+				if ((rc = pm_pq_rle_get_levels(&c->repd, c->lrep, c->page_n, (uint32_t)c->max_rep)))
 					return rc;
 			} else if (c->page_n) {
 				memset(c->lrep, 0, (size_t)c->page_n * sizeof(int16_t));
 			}
 			if (c->max_def > 0) {
-				if ((rc = pq_rle_get_levels(&c->defd, c->ldef, c->page_n, (uint32_t)c->max_def)))
+				if ((rc = pm_pq_rle_get_levels(&c->defd, c->ldef, c->page_n, (uint32_t)c->max_def)))
 					return rc;
 			} else if (c->page_n) {
 				memset(c->ldef, 0, (size_t)c->page_n * sizeof(int16_t));
@@ -508,7 +508,7 @@ static int next_data_page(pq_col *c)
 
 /* ------------------------------------------------------------ values */
 
-static int scratch(pq_col *c, size_t n, uint8_t **out)
+static int scratch(pm_pq_col *c, size_t n, uint8_t **out)
 {
 	int rc = grow((void **)&c->scr, &c->scr_cap, n + 16);
 	*out = c->scr;
@@ -516,37 +516,37 @@ static int scratch(pq_col *c, size_t n, uint8_t **out)
 }
 
 /* n physical fixed-width values into dst. */
-static int vals_fixed_phys(pq_col *c, void *dst, int64_t n)
+static int vals_fixed_phys(pm_pq_col *c, void *dst, int64_t n)
 {
 	switch (c->enc) {
 	case PM_PQ_ENC_PLAIN:
-		return pq_plain_get_fixed(&c->plain, c->pw, dst, n);
+		return pm_pq_plain_get_fixed(&c->plain, c->pw, dst, n);
 	case PM_PQ_ENC_PLAIN_DICTIONARY:
 	case PM_PQ_ENC_RLE_DICTIONARY:
-		return pq_dictdec_fixed(c->dd, c->dict_fixed, c->pw, dst, n);
+		return pm_pq_dictdec_fixed(c->dd, c->dict_fixed, c->pw, dst, n);
 	case PM_PQ_ENC_DELTA_BINARY_PACKED:
-		return c->ptype == PM_PQ_INT32 ? pq_dbp_get32(&c->dbp, dst, n) : pq_dbp_get64(&c->dbp, dst, n);
+		return c->ptype == PM_PQ_INT32 ? pm_pq_dbp_get32(&c->dbp, dst, n) : pm_pq_dbp_get64(&c->dbp, dst, n);
 	case PM_PQ_ENC_BYTE_STREAM_SPLIT:
-		return pq_bss_get(&c->bss, dst, n);
+		return pm_pq_bss_get(&c->bss, dst, n);
 	case PM_PQ_ENC_DELTA_BYTE_ARRAY:
-		return pq_dba_get_fixed(&c->dba, c->pw, dst, n);
+		return pm_pq_dba_get_fixed(&c->dba, c->pw, dst, n);
 	default:
 		return pm_err(PAIMON_EUNSUPPORTED, "encoding %d for a %s column", c->enc, type_name(c->ptype));
 	}
 }
 
-static int vals_binary(pq_col *c, pm_array_builder *ab, int64_t n)
+static int vals_binary(pm_pq_col *c, pm_array_builder *ab, int64_t n)
 {
 	switch (c->enc) {
 	case PM_PQ_ENC_PLAIN:
-		return pq_plain_get_binary(&c->plain, ab, n);
+		return pm_pq_plain_get_binary(&c->plain, ab, n);
 	case PM_PQ_ENC_PLAIN_DICTIONARY:
 	case PM_PQ_ENC_RLE_DICTIONARY:
-		return pq_dictdec_binary(c->dd, &c->dict_bytes, ab, n);
+		return pm_pq_dictdec_binary(c->dd, &c->dict_bytes, ab, n);
 	case PM_PQ_ENC_DELTA_LENGTH_BYTE_ARRAY:
-		return pq_dlba_get(&c->dlba, ab, n);
+		return pm_pq_dlba_get(&c->dlba, ab, n);
 	case PM_PQ_ENC_DELTA_BYTE_ARRAY:
-		return pq_dba_get(&c->dba, ab, n);
+		return pm_pq_dba_get(&c->dba, ab, n);
 	default:
 		return pm_err(PAIMON_EUNSUPPORTED, "encoding %d for a BYTE_ARRAY column", c->enc);
 	}
@@ -601,11 +601,11 @@ static int be_to_le(uint8_t *out, int w, const uint8_t *in, size_t n)
 	return 0;
 }
 
-static int col_values_only(pq_col *c, int64_t n);
+static int col_values_only(pm_pq_col *c, int64_t n);
 
 /* Appends n valid values (validity + values) to the leaf builder. The
  * byte-array decoders append the validity themselves. */
-static int col_values(pq_col *c, int64_t n)
+static int col_values(pm_pq_col *c, int64_t n)
 {
 	int rc;
 	if (n <= 0)
@@ -618,10 +618,10 @@ static int col_values(pq_col *c, int64_t n)
 }
 
 /* Appends n dense (non-null) values to the leaf builder's value buffers. */
-static int col_values_only(pq_col *c, int64_t n)
+static int col_values_only(pm_pq_col *c, int64_t n)
 {
 	pm_array_builder *ab = c->ab;
-	const pq_leaf_type *t = &c->node->type;
+	const pm_pq_leaf_type *t = &c->node->type;
 	uint8_t *dst, *src;
 	int64_t i;
 	int rc;
@@ -632,11 +632,11 @@ static int col_values_only(pq_col *c, int64_t n)
 		if ((rc = bool_grow(ab, n, &base)))
 			return rc;
 		if (c->enc == PM_PQ_ENC_PLAIN)
-			return pq_plain_get_bool_bits(&c->plain, ab->values.data, base, n);
+			return pm_pq_plain_get_bool_bits(&c->plain, ab->values.data, base, n);
 		if (c->enc == PM_PQ_ENC_RLE) {
 			while (n > 0) {
 				int64_t m = n < LIT_CHUNK ? n : LIT_CHUNK;
-				if ((rc = pq_rle_get(&c->boolrle, c->u32, m)))
+				if ((rc = pm_pq_rle_get(&c->boolrle, c->u32, m)))
 					return rc;
 				for (i = 0; i < m; i++)
 					if (c->u32[i])
@@ -735,7 +735,7 @@ static int col_values_only(pq_col *c, int64_t n)
 }
 
 /* Appends n null slots (value buffers only). */
-static int col_null_slots(pq_col *c, int64_t n)
+static int col_null_slots(pm_pq_col *c, int64_t n)
 {
 	pm_array_builder *ab = c->ab;
 	int64_t i, base;
@@ -769,7 +769,7 @@ static int col_null_slots(pq_col *c, int64_t n)
  * densely in one call, then spreads them in place (back to front) over the
  * nslots slots described by valid[] (one byte per slot), and appends the
  * validity in one go. */
-static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t nvals)
+static int spread_fixed(pm_pq_col *c, const uint8_t *valid, int64_t nslots, int64_t nvals)
 {
 	pm_array_builder *ab = c->ab;
 	size_t w = (size_t)ab->width, base;
@@ -808,7 +808,7 @@ static int spread_fixed(pq_col *c, const uint8_t *valid, int64_t nslots, int64_t
 
 /* ------------------------------------------------------------ reading rows */
 
-static int flat_rows(pq_col *c, int64_t k)
+static int flat_rows(pm_pq_col *c, int64_t k)
 {
 	pm_bitmap_builder *bb = &c->ab->validity;
 	uint32_t md = (uint32_t)c->max_def;
@@ -817,9 +817,9 @@ static int flat_rows(pq_col *c, int64_t k)
 		return col_values(c, k);
 	}
 	while (k > 0) {
-		pq_run run;
+		pm_pq_run run;
 		uint32_t max_n = k < LIT_CHUNK ? (uint32_t)k : LIT_CHUNK;
-		if ((rc = pq_rle_next_run(&c->defd, max_n, c->u32, &run)))
+		if ((rc = pm_pq_rle_next_run(&c->defd, max_n, c->u32, &run)))
 			return rc;
 		if (run.count == 0)
 			return pm_err(PAIMON_ECORRUPT, "definition levels: empty run");
@@ -874,7 +874,7 @@ static int flat_rows(pq_col *c, int64_t k)
 	return 0;
 }
 
-static int read_flat(pq_col *c, int64_t n)
+static int read_flat(pm_pq_col *c, int64_t n)
 {
 	int rc;
 	while (n > 0) {
@@ -899,7 +899,7 @@ static int read_flat(pq_col *c, int64_t n)
 }
 
 /* Levels [a, e) of the current page into the leaf and the batch levels. */
-static int nested_levels(pq_col *c, int64_t a, int64_t e)
+static int nested_levels(pm_pq_col *c, int64_t a, int64_t e)
 {
 	pm_bitmap_builder *bb = &c->ab->validity;
 	const int16_t *d = c->ldef;
@@ -957,7 +957,7 @@ static int nested_levels(pq_col *c, int64_t a, int64_t e)
 	return 0;
 }
 
-static int read_nested(pq_col *c, int64_t nrec)
+static int read_nested(pm_pq_col *c, int64_t nrec)
 {
 	int64_t done = 0;
 	int rc;
@@ -1012,7 +1012,7 @@ static int read_nested(pq_col *c, int64_t nrec)
 	}
 }
 
-static int col_read(pq_col *c, int64_t n)
+static int col_read(pm_pq_col *c, int64_t n)
 {
 	return c->nested ? read_nested(c, n) : read_flat(c, n);
 }
@@ -1027,10 +1027,10 @@ static int col_read(pq_col *c, int64_t n)
  * chunk: the dictionary's mean entry when the current page is dictionary
  * encoded, else the chunk's uncompressed size per value (less the PLAIN
  * length prefixes). 0 when unknown. */
-static size_t binary_bytes_per_value(const pq_col *c, const pm_pq_column_meta *m, bool page_live)
+static size_t binary_bytes_per_value(const pm_pq_col *c, const pm_pq_column_meta *m, bool page_live)
 {
 	if (page_live && c->has_dict && (c->enc == PM_PQ_ENC_PLAIN_DICTIONARY || c->enc == PM_PQ_ENC_RLE_DICTIONARY)) {
-		const pq_bytes *d = &c->dict_bytes;
+		const pm_pq_bytes *d = &c->dict_bytes;
 		if (d->n <= 0 || !d->offsets)
 			return 0;
 		return (size_t)(d->offsets[d->n] - d->offsets[0]) / (size_t)d->n + 1;
@@ -1046,7 +1046,7 @@ static size_t binary_bytes_per_value(const pq_col *c, const pm_pq_column_meta *m
  * final size from the chunk metadata, so that decoding n rows appends into
  * place instead of regrowing (each regrowth copied and page-faulted the
  * buffer again). Estimates only: a low one just means a regrowth. */
-static int col_presize(pq_col *c, int64_t n)
+static int col_presize(pm_pq_col *c, int64_t n)
 {
 	struct pm_pq_reader *r = c->r;
 	const pm_pq_column_meta *m = &r->fm->row_groups[c->rg].columns[c->leaf].meta_data;
@@ -1098,13 +1098,13 @@ static int col_presize(pq_col *c, int64_t n)
 
 static void reset_ab(pm_array_builder *ab);
 
-static void col_discard(pq_col *c)
+static void col_discard(pm_pq_col *c)
 {
 	reset_ab(c->ab);
 	c->bn = 0;
 }
 
-static int col_skip(pq_col *c, int64_t k)
+static int col_skip(pm_pq_col *c, int64_t k)
 {
 	struct pm_pq_reader *r = c->r;
 	int rc;
@@ -1145,7 +1145,7 @@ static int col_skip(pq_col *c, int64_t k)
 
 #define REP(c, i) ((c)->max_rep ? (c)->brep[i] : 0)
 
-static int assemble(struct pm_pq_reader *r, pq_anode *a);
+static int assemble(struct pm_pq_reader *r, pm_pq_anode *a);
 
 static int validity_run(pm_bitmap_builder *bb, int *cur, int64_t *cnt, int v)
 {
@@ -1159,10 +1159,10 @@ static int validity_run(pm_bitmap_builder *bb, int *cur, int64_t *cnt, int v)
 	return rc;
 }
 
-static int assemble_struct(struct pm_pq_reader *r, pq_anode *a)
+static int assemble_struct(struct pm_pq_reader *r, pm_pq_anode *a)
 {
-	int leaf = pq_first_leaf(a), rc, cur = 1, i;
-	pq_col *c;
+	int leaf = pm_pq_first_leaf(a), rc, cur = 1, i;
+	pm_pq_col *c;
 	int64_t k, cnt = 0;
 	if (leaf < 0 || r->leaf_col[leaf] < 0)
 		return pm_err(PAIMON_EINVAL, "struct without a selected leaf");
@@ -1181,10 +1181,10 @@ static int assemble_struct(struct pm_pq_reader *r, pq_anode *a)
 	return 0;
 }
 
-static int assemble_list(struct pm_pq_reader *r, pq_anode *a)
+static int assemble_list(struct pm_pq_reader *r, pm_pq_anode *a)
 {
-	int leaf = pq_first_leaf(a), rc, i;
-	pq_col *c;
+	int leaf = pm_pq_first_leaf(a), rc, i;
+	pm_pq_col *c;
 	int64_t k, total, elems = 0, s, bn;
 	int32_t *off;
 	uint8_t *vb;
@@ -1244,7 +1244,7 @@ static int assemble_list(struct pm_pq_reader *r, pq_anode *a)
 	return 0;
 }
 
-static int assemble(struct pm_pq_reader *r, pq_anode *a)
+static int assemble(struct pm_pq_reader *r, pm_pq_anode *a)
 {
 	switch (a->kind) {
 	case PQ_A_LEAF:
@@ -1258,12 +1258,12 @@ static int assemble(struct pm_pq_reader *r, pq_anode *a)
 
 /* ------------------------------------------------------------ row groups */
 
-static void col_reset_chunk(pq_col *c)
+static void col_reset_chunk(pm_pq_col *c)
 {
 	if (c->dlba_live)
-		pq_dlba_dispose(&c->dlba);
+		pm_pq_dlba_dispose(&c->dlba);
 	if (c->dba_live)
-		pq_dba_dispose(&c->dba);
+		pm_pq_dba_dispose(&c->dba);
 	c->dlba_live = c->dba_live = false;
 	pm_pq_offset_index_free(c->oi);
 	c->oi = NULL;
@@ -1276,7 +1276,7 @@ static void col_reset_chunk(pq_col *c)
 	c->io_valid = false;
 }
 
-static int open_chunk(struct pm_pq_reader *r, pq_col *c, int rg)
+static int open_chunk(struct pm_pq_reader *r, pm_pq_col *c, int rg)
 {
 	const pm_pq_column_chunk *cc = &r->fm->row_groups[rg].columns[c->leaf];
 	const pm_pq_column_meta *m = &cc->meta_data;
@@ -1328,7 +1328,7 @@ static int open_chunk(struct pm_pq_reader *r, pq_col *c, int rg)
 	return 0;
 }
 
-static int wrap_col(struct pm_pq_reader *r, pq_col *c, int rc)
+static int wrap_col(struct pm_pq_reader *r, pm_pq_col *c, int rc)
 {
 	if (c->page_no > 0)
 		pm_err_wrap("%s: column '%s' (%s), row group %d, page %lld", r->path, c->pathstr, type_name(c->ptype),
@@ -1342,7 +1342,7 @@ static int wrap_col(struct pm_pq_reader *r, pq_col *c, int rc)
 
 /* Decodes n rows of column c into its builders; on failure keeps the
  * (wrapped) error in c->err for the calling thread. */
-static void col_decode(pq_col *c, int64_t n)
+static void col_decode(pm_pq_col *c, int64_t n)
 {
 	int rc;
 	c->bn = 0;
@@ -1362,7 +1362,7 @@ static void col_decode(pq_col *c, int64_t n)
 static void pool_drain(struct pm_pq_reader *r)
 {
 	while (r->next_col < r->n_cols) {
-		pq_col *c = &r->cols[r->order[r->next_col++]];
+		pm_pq_col *c = &r->cols[r->order[r->next_col++]];
 		int64_t n = r->job_rows;
 		pthread_mutex_unlock(&r->mu);
 		col_decode(c, n);
@@ -1456,7 +1456,7 @@ static void order_columns(struct pm_pq_reader *r, int rg)
 	r->batch_cost = 0;
 	for (i = 0; i < r->n_cols; i++) {
 		const pm_pq_column_meta *m = &r->fm->row_groups[rg].columns[r->cols[i].leaf].meta_data;
-		pq_col *c = &r->cols[i];
+		pm_pq_col *c = &r->cols[i];
 		c->cost = m->total_uncompressed_size > 0 ? m->total_uncompressed_size : 0;
 		if (r->batch_cost < INT64_MAX - c->cost)
 			r->batch_cost += c->cost;
@@ -1501,7 +1501,7 @@ static int decode_columns(struct pm_pq_reader *r, int64_t n)
 		return 0;
 	}
 	for (i = 0; i < r->n_cols; i++) {
-		pq_col *c = &r->cols[i];
+		pm_pq_col *c = &r->cols[i];
 		int rc;
 		c->bn = 0;
 		if ((rc = col_presize(c, n)) || (rc = col_read(c, n)))
@@ -1554,7 +1554,7 @@ found:;
 	return 0;
 }
 
-static void collect_leaves(pq_anode *a, pq_anode **by_leaf)
+static void collect_leaves(pm_pq_anode *a, pm_pq_anode **by_leaf)
 {
 	int i;
 	if (a->kind == PQ_A_LEAF) {
@@ -1754,7 +1754,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 {
 	pm_pq_read_options dflt;
 	pm_pq_reader *r;
-	pq_anode **by_leaf = NULL;
+	pm_pq_anode **by_leaf = NULL;
 	pm_array_builder **kids = NULL;
 	size_t i;
 	int rc;
@@ -1794,7 +1794,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	} else {
 		memset(r->b.sel, 1, r->s->n_leaves);
 	}
-	if ((rc = pq_build_tree(&r->b, r->s, &r->tops, &r->n_tops))) {
+	if ((rc = pm_pq_build_tree(&r->b, r->s, &r->tops, &r->n_tops))) {
 		pm_err_wrap("%s", path);
 		goto fail;
 	}
@@ -1823,7 +1823,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 		goto fail;
 	r->n_cols = 0;
 	for (i = 0; i < r->s->n_leaves; i++) {
-		pq_col *c;
+		pm_pq_col *c;
 		const pm_pq_schema_element *e;
 		r->leaf_col[i] = -1;
 		if (!by_leaf[i])
@@ -2050,14 +2050,14 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 void pm_pq_reader_free(pm_pq_reader *r)
 {
 	int i;
-	pq_anode *a, *nx;
+	pm_pq_anode *a, *nx;
 	if (!r)
 		return;
 	pool_stop(r);
 	pm_free(r->th);
 	pm_free(r->order);
 	for (i = 0; r->cols && i < r->n_cols; i++) {
-		pq_col *c = &r->cols[i];
+		pm_pq_col *c = &r->cols[i];
 		col_reset_chunk(c);
 		pm_free(c->pathstr);
 		pm_free(c->io);

@@ -1,5 +1,5 @@
 /*
- * format/parquet/pq_read_int.h - internals shared by the pq_read*.c files.
+ * format/parquet/pm_pq_read_int.h - internals shared by the pm_pq_read*.c files.
  */
 #ifndef PM_FORMAT_PARQUET_PQ_READ_INT_H
 #define PM_FORMAT_PARQUET_PQ_READ_INT_H
@@ -22,18 +22,18 @@ enum {
 	PQ_CV_DEC_BA
 };
 
-typedef struct pq_leaf_type {
+typedef struct pm_pq_leaf_type {
 	int kind;
 	int width;  /* Arrow bytes per value (PQ_K_FIXED) */
 	int conv;
 	char format[48];
-} pq_leaf_type;
+} pm_pq_leaf_type;
 
-void pq_map_leaf(const pm_pq_schema_element *e, pq_leaf_type *t);
+void pm_pq_map_leaf(const pm_pq_schema_element *e, pm_pq_leaf_type *t);
 
 enum { PQ_A_LEAF, PQ_A_STRUCT, PQ_A_LIST, PQ_A_MAP };
 
-typedef struct pq_anode {
+typedef struct pm_pq_anode {
 	int kind;
 	pm_array_builder *ab;        /* owned by the reader's root builder */
 	const pm_pq_schema_node *pnode;
@@ -44,19 +44,19 @@ typedef struct pq_anode {
 	bool nullable;
 	bool owned;                  /* ab belongs to a parent builder */
 	int leaf;                    /* LEAF: leaf column index in the file */
-	pq_leaf_type type;
-	struct pq_anode **children;
+	pm_pq_leaf_type type;
+	struct pm_pq_anode **children;
 	int n_children;
-	struct pq_anode *next_all;   /* every node, for freeing */
-} pq_anode;
+	struct pm_pq_anode *next_all;   /* every node, for freeing */
+} pm_pq_anode;
 
-typedef struct pq_build {
+typedef struct pm_pq_build {
 	uint8_t *sel;   /* per file leaf: selected */
-	pq_anode *all;
+	pm_pq_anode *all;
 	int depth;
-} pq_build;
+} pm_pq_build;
 
-int pq_build_tree(pq_build *b, const pm_pq_schema *s, pq_anode ***tops, int *n_tops);
-int pq_first_leaf(const pq_anode *a);
+int pm_pq_build_tree(pm_pq_build *b, const pm_pq_schema *s, pm_pq_anode ***tops, int *n_tops);
+int pm_pq_first_leaf(const pm_pq_anode *a);
 
 #endif

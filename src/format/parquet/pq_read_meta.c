@@ -1,5 +1,5 @@
 /*
- * format/parquet/pq_read_meta.c - JSON description of a Parquet file's
+ * format/parquet/pm_pq_read_meta.c - JSON description of a Parquet file's
  * metadata (for `paimonc parquet meta` and paimon_parquet_file_meta_json).
  */
 #include "format/parquet/pq_read_int.h"

@@ -1,5 +1,5 @@
 /*
- * format/parquet/pq_read_schema.c - Parquet schema -> Arrow type tree for
+ * format/parquet/pm_pq_read_schema.c - Parquet schema -> Arrow type tree for
  * the reader (pyarrow's default mapping, without ARROW:schema), and the
  * in-memory pm_fileio used by the fuzz target and tests.
  */
@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------ leaf types */
 
-static int set_fixed(pq_leaf_type *t, const char *fmt, int width, int conv)
+static int set_fixed(pm_pq_leaf_type *t, const char *fmt, int width, int conv)
 {
 	snprintf(t->format, sizeof t->format, "%s", fmt);
 	t->kind = PQ_K_FIXED;
@@ -22,7 +22,7 @@ static int set_fixed(pq_leaf_type *t, const char *fmt, int width, int conv)
 	return 0;
 }
 
-static void set_decimal(pq_leaf_type *t, int32_t prec, int32_t scale, int conv)
+static void set_decimal(pm_pq_leaf_type *t, int32_t prec, int32_t scale, int conv)
 {
 	if (prec > 38) {
 		snprintf(t->format, sizeof t->format, "d:%d,%d,256", (int)prec, (int)scale);
@@ -40,7 +40,7 @@ static const char *unit_ch(int unit)
 	return unit == PM_PQ_MILLIS ? "m" : unit == PM_PQ_MICROS ? "u" : "n";
 }
 
-void pq_map_leaf(const pm_pq_schema_element *e, pq_leaf_type *t)
+void pm_pq_map_leaf(const pm_pq_schema_element *e, pm_pq_leaf_type *t)
 {
 	const pm_pq_logical_type *lt = &e->logical;
 	int lk = lt->kind;
@@ -206,9 +206,9 @@ static void select_all(const pm_pq_schema_node *n, uint8_t *sel)
 		select_all(n->children[i], sel);
 }
 
-static pq_anode *anode_new(pq_build *b, int kind)
+static pm_pq_anode *anode_new(pm_pq_build *b, int kind)
 {
-	pq_anode *a = pm_calloc(1, sizeof *a);
+	pm_pq_anode *a = pm_calloc(1, sizeof *a);
 	if (!a)
 		return NULL;
 	a->kind = kind;
@@ -220,14 +220,14 @@ static pq_anode *anode_new(pq_build *b, int kind)
 
 /* Builds the node for parquet node p seen as a value (not as a repetition
  * of itself when as_element is set). rad = repeated ancestor def level. */
-static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool as_element, pq_anode **out);
+static int conv_node(pm_pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool as_element, pm_pq_anode **out);
 
-static int make_leaf(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool required, pq_anode **out)
+static int make_leaf(pm_pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool required, pm_pq_anode **out)
 {
-	pq_anode *a;
+	pm_pq_anode *a;
 	pm_array_builder *ab;
-	pq_leaf_type t;
-	pq_map_leaf(p->elem, &t);
+	pm_pq_leaf_type t;
+	pm_pq_map_leaf(p->elem, &t);
 	if (t.kind == PQ_K_BOOL)
 		ab = pm_ab_new_bool();
 	else if (t.kind == PQ_K_BINARY)
@@ -254,9 +254,9 @@ static int make_leaf(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool 
 	return 0;
 }
 
-static int make_struct(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool required, pq_anode **out)
+static int make_struct(pm_pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool required, pm_pq_anode **out)
 {
-	pq_anode *a, *ch;
+	pm_pq_anode *a, *ch;
 	pm_array_builder **kids;
 	int i, n = 0, rc;
 	if (!(kids = pm_calloc((size_t)p->n_children + 1, sizeof *kids)))
@@ -296,18 +296,18 @@ static int make_struct(pq_build *b, const pm_pq_schema_node *p, int16_t rad, boo
 	return 0;
 }
 
-static int name_node(pq_anode *a, const char *name, bool nullable)
+static int name_node(pm_pq_anode *a, const char *name, bool nullable)
 {
 	return pm_ab_set_name(a->ab, name, nullable ? 1 : 0);
 }
 
 /* A list node whose repeated parquet node is r; list_def = def level at
  * which the list is non-null; elem built from `ep` (r itself for 2-level). */
-static int make_list(pq_build *b, const pm_pq_schema_node *owner, const pm_pq_schema_node *r,
+static int make_list(pm_pq_build *b, const pm_pq_schema_node *owner, const pm_pq_schema_node *r,
 		     const pm_pq_schema_node *ep, bool ep_is_r, int16_t rad, int16_t list_def, bool nullable,
-		     pq_anode **out)
+		     pm_pq_anode **out)
 {
-	pq_anode *a, *el;
+	pm_pq_anode *a, *el;
 	int rc;
 	if (ep_is_r) {
 		/* The repeated node itself is the (required) element. */
@@ -342,12 +342,12 @@ static int make_list(pq_build *b, const pm_pq_schema_node *owner, const pm_pq_sc
 	return 0;
 }
 
-static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool as_element, pq_anode **out)
+static int conv_node(pm_pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool as_element, pm_pq_anode **out)
 {
 	const pm_pq_schema_element *e = p->elem;
 	bool required = e->repetition == PM_PQ_REQUIRED;
 	int rc;
-	pq_anode *a;
+	pm_pq_anode *a;
 
 	if (++b->depth > PM_PQ_MAX_SCHEMA_DEPTH + 2) {
 		b->depth--;
@@ -389,7 +389,7 @@ static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool 
 	} else if (is_map_annot(e) && p->n_children == 1 && p->children[0]->leaf_index < 0 &&
 		   p->children[0]->elem->repetition == PM_PQ_REPEATED && p->children[0]->n_children == 2) {
 		const pm_pq_schema_node *kv = p->children[0];
-		pq_anode *k, *v;
+		pm_pq_anode *k, *v;
 		select_all(p, b->sel);
 		if ((rc = conv_node(b, kv->children[0], kv->max_def_level, false, &k)) ||
 		    (rc = conv_node(b, kv->children[1], kv->max_def_level, false, &v))) {
@@ -440,10 +440,10 @@ static int conv_node(pq_build *b, const pm_pq_schema_node *p, int16_t rad, bool 
 	return rc;
 }
 
-int pq_build_tree(pq_build *b, const pm_pq_schema *s, pq_anode ***tops, int *n_tops)
+int pm_pq_build_tree(pm_pq_build *b, const pm_pq_schema *s, pm_pq_anode ***tops, int *n_tops)
 {
 	const pm_pq_schema_node *root = &s->nodes[0];
-	pq_anode **t;
+	pm_pq_anode **t;
 	int i, n = 0, rc;
 	if (!(t = pm_calloc((size_t)root->n_children + 1, sizeof *t)))
 		return PAIMON_ENOMEM;
@@ -462,7 +462,7 @@ int pq_build_tree(pq_build *b, const pm_pq_schema *s, pq_anode ***tops, int *n_t
 }
 
 /* First leaf below a node (the one whose levels drive the node). */
-int pq_first_leaf(const pq_anode *a)
+int pm_pq_first_leaf(const pm_pq_anode *a)
 {
 	while (a->kind != PQ_A_LEAF) {
 		if (a->n_children == 0)

@@ -1,5 +1,5 @@
 /*
- * format/parquet/pq_schema_paimon.c - Paimon row type -> Parquet schema,
+ * format/parquet/pm_pq_schema_paimon.c - Paimon row type -> Parquet schema,
  * laid out as Java Paimon's ParquetSchemaConverter lays it out.
  */
 #include "format/parquet/pq_schema_paimon.h"
@@ -8,22 +8,22 @@
 
 #include "core/mem.h"
 
-int32_t pq_array_element_id(int32_t field_id, int depth)
+int32_t pm_pq_array_element_id(int32_t field_id, int depth)
 {
 	return (int32_t)((uint32_t)PQ_FIELD_ID_BASE + (uint32_t)field_id * PQ_FIELD_ID_DEPTH + (uint32_t)depth);
 }
 
-int32_t pq_map_key_id(int32_t field_id, int depth)
+int32_t pm_pq_map_key_id(int32_t field_id, int depth)
 {
 	return (int32_t)((uint32_t)PQ_FIELD_ID_BASE - (uint32_t)field_id * PQ_FIELD_ID_DEPTH - (uint32_t)depth);
 }
 
-int32_t pq_map_value_id(int32_t field_id, int depth)
+int32_t pm_pq_map_value_id(int32_t field_id, int depth)
 {
-	return pq_array_element_id(field_id, depth);
+	return pm_pq_array_element_id(field_id, depth);
 }
 
-int pq_decimal_flba_len(int precision)
+int pm_pq_decimal_flba_len(int precision)
 {
 	/* smallest n with 2^(8n-1) >= 10^p */
 	static const int tab[39] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9,
@@ -38,9 +38,9 @@ static const pm_type multiset_count = {.root = PM_INT, .nullable = 0};
 #define MAX_STACK (2 * PM_TYPE_MAX_DEPTH + 8)
 
 typedef struct bctx {
-	pq_wschema *s;
+	pm_pq_wschema *s;
 	size_t cap_elems, cap_cols;
-	pq_step steps[MAX_STACK];
+	pm_pq_step steps[MAX_STACK];
 	size_t n_steps;
 	const char *names[MAX_STACK];
 	size_t n_names;
@@ -50,7 +50,7 @@ typedef struct bctx {
 /* Appends a SchemaElement; returns its index or -1 (ENOMEM). */
 static long add_elem(bctx *c, const char *name, int repetition)
 {
-	pq_wschema *s = c->s;
+	pm_pq_wschema *s = c->s;
 	pm_pq_schema_element *e;
 	if (s->n_elems == c->cap_elems) {
 		size_t nc = c->cap_elems ? c->cap_elems * 2 : 16;
@@ -135,7 +135,7 @@ static int primitive(pm_pq_schema_element *e, const pm_type *t, const char *name
 		} else {
 			ptype = PM_PQ_FIXED_LEN_BYTE_ARRAY;
 			e->has_type_length = 1;
-			e->type_length = pq_decimal_flba_len(t->precision);
+			e->type_length = pm_pq_decimal_flba_len(t->precision);
 		}
 		e->logical.kind = PM_PQ_LT_DECIMAL;
 		e->logical.precision = t->precision;
@@ -183,13 +183,13 @@ static int conv(bctx *c, const char *name, const pm_type *t, int repetition, int
 
 static int add_leaf(bctx *c, long ei, const pm_type *t, int sort)
 {
-	pq_wschema *s = c->s;
-	pq_wcol *col;
+	pm_pq_wschema *s = c->s;
+	pm_pq_wcol *col;
 	pm_buf dotted = PM_BUF_INIT;
 	size_t i;
 	if (s->n_cols == c->cap_cols) {
 		size_t nc = c->cap_cols ? c->cap_cols * 2 : 8;
-		pq_wcol *n = pm_realloc(s->cols, nc * sizeof *n);
+		pm_pq_wcol *n = pm_realloc(s->cols, nc * sizeof *n);
 		if (!n)
 			return PAIMON_ENOMEM;
 		s->cols = n;
@@ -236,8 +236,8 @@ static int push_name(bctx *c, const char *name)
 static int conv(bctx *c, const char *name, const pm_type *t, int repetition, int32_t id, int32_t F, int depth,
 	int16_t def, int16_t rep)
 {
-	pq_wschema *s = c->s;
-	pq_step *st;
+	pm_pq_wschema *s = c->s;
+	pm_pq_step *st;
 	long ei;
 	int rc, sort, nullable = repetition == PM_PQ_OPTIONAL;
 	int16_t d = (int16_t)(def + nullable);
@@ -300,7 +300,7 @@ static int conv(bctx *c, const char *name, const pm_type *t, int repetition, int
 		if ((rc = push_name(c, "list")))
 			return rc;
 		if ((rc = conv(c, "element", t->element, t->element->nullable ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED,
-			pq_array_element_id(F, depth + 1), F, depth + 1, (int16_t)(d + 1), (int16_t)(rep + 1))))
+			pm_pq_array_element_id(F, depth + 1), F, depth + 1, (int16_t)(d + 1), (int16_t)(rep + 1))))
 			return rc;
 		break;
 	}
@@ -323,12 +323,12 @@ static int conv(bctx *c, const char *name, const pm_type *t, int repetition, int
 		if ((rc = push_name(c, "key_value")))
 			return rc;
 		st->child = 0;
-		if ((rc = conv(c, "key", kt, PM_PQ_REQUIRED, pq_map_key_id(F, depth + 1), F, depth + 1,
+		if ((rc = conv(c, "key", kt, PM_PQ_REQUIRED, pm_pq_map_key_id(F, depth + 1), F, depth + 1,
 			(int16_t)(d + 1), (int16_t)(rep + 1))))
 			return rc;
 		st->child = 1;
 		if ((rc = conv(c, "value", vt, vt->nullable ? PM_PQ_OPTIONAL : PM_PQ_REQUIRED,
-			pq_map_value_id(F, depth + 1), F, depth + 1, (int16_t)(d + 1), (int16_t)(rep + 1))))
+			pm_pq_map_value_id(F, depth + 1), F, depth + 1, (int16_t)(d + 1), (int16_t)(rep + 1))))
 			return rc;
 		break;
 	}
@@ -343,9 +343,9 @@ static int conv(bctx *c, const char *name, const pm_type *t, int repetition, int
 	return 0;
 }
 
-int pq_wschema_build(const pm_type *row, pq_wschema **out)
+int pm_pq_wschema_build(const pm_type *row, pm_pq_wschema **out)
 {
-	pq_wschema *s;
+	pm_pq_wschema *s;
 	bctx *c;
 	long ri;
 	size_t i;
@@ -381,14 +381,14 @@ int pq_wschema_build(const pm_type *row, pq_wschema **out)
 done:
 	pm_free(c);
 	if (rc) {
-		pq_wschema_free(s);
+		pm_pq_wschema_free(s);
 		return rc;
 	}
 	*out = s;
 	return 0;
 }
 
-void pq_wschema_free(pq_wschema *s)
+void pm_pq_wschema_free(pm_pq_wschema *s)
 {
 	size_t i;
 	if (!s)

@@ -1,12 +1,12 @@
 /*
- * format/parquet/pq_write.c - the Parquet writer (see writer.h).
+ * format/parquet/pm_pq_write.c - the Parquet writer (see writer.h).
  *
- * Per leaf column a pq_colw collects the current page (levels, dictionary
+ * Per leaf column a pm_pq_colw collects the current page (levels, dictionary
  * indices or PLAIN values, page statistics) and the finished pages of the
  * current row group (compressed, with headers). Rows are shredded column
  * by column: top-level primitive columns in bulk from the validity bitmap,
  * nested columns by walking each row down the column's steps
- * (pq_schema_paimon.h).
+ * (pm_pq_schema_paimon.h).
  */
 #include "format/parquet/writer.h"
 
@@ -35,7 +35,7 @@
 
 /* ------------------------------------------------------------ options */
 
-void pq_writer_opts_default(pq_writer_opts *o)
+void pm_pq_writer_opts_default(pm_pq_writer_opts *o)
 {
 	o->codec = PM_CODEC_ZSTD;
 	o->level = PM_CODEC_LEVEL_DEFAULT;
@@ -84,7 +84,7 @@ static int parse_size(const char *key, const char *v, int64_t min, int64_t *out)
 	return 0;
 }
 
-int pq_writer_opts_set(pq_writer_opts *o, const char *key, const char *value)
+int pm_pq_writer_opts_set(pm_pq_writer_opts *o, const char *key, const char *value)
 {
 	if (!key || !value)
 		return pm_err(PAIMON_EINVAL, "Parquet writer option: NULL key or value");
@@ -138,15 +138,15 @@ int pq_writer_opts_set(pq_writer_opts *o, const char *key, const char *value)
 
 /* ------------------------------------------------------------ statistics */
 
-typedef struct pq_stats {
+typedef struct pm_pq_stats {
 	int has;              /* min/max set (some non-null, non-NaN value seen) */
 	int64_t nulls;
 	int64_t values;       /* non-null values seen */
 	uint8_t mn[16], mx[16]; /* fixed-width physical values (PLAIN bytes) */
 	pm_buf bmin, bmax;    /* BYTE_ARRAY */
-} pq_stats;
+} pm_pq_stats;
 
-static void stats_reset(pq_stats *s)
+static void stats_reset(pm_pq_stats *s)
 {
 	s->has = 0;
 	s->nulls = 0;
@@ -155,7 +155,7 @@ static void stats_reset(pq_stats *s)
 	pm_buf_clear(&s->bmax);
 }
 
-static void stats_dispose(pq_stats *s)
+static void stats_dispose(pm_pq_stats *s)
 {
 	pm_buf_dispose(&s->bmin);
 	pm_buf_dispose(&s->bmax);
@@ -228,7 +228,7 @@ static int cmp_fixed(int ptype, int width, const uint8_t *a, const uint8_t *b)
 }
 
 /* Batch of n fixed-width values (already in physical form). */
-static void stats_fixed(pq_stats *s, int ptype, int width, const uint8_t *v, int64_t n)
+static void stats_fixed(pm_pq_stats *s, int ptype, int width, const uint8_t *v, int64_t n)
 {
 	int64_t i;
 	if (n <= 0)
@@ -274,7 +274,7 @@ static void stats_fixed(pq_stats *s, int ptype, int width, const uint8_t *v, int
 	}
 }
 
-static int stats_bytes(pq_stats *s, const uint8_t *p, size_t len)
+static int stats_bytes(pm_pq_stats *s, const uint8_t *p, size_t len)
 {
 	s->values++;
 	if (!s->has) {
@@ -299,7 +299,7 @@ static int stats_bytes(pq_stats *s, const uint8_t *p, size_t len)
 
 /* A batch of n byte-array values (Arrow int32 offsets): min and max found
  * in place, copied once. */
-static int stats_bin32(pq_stats *s, const int32_t *off, const uint8_t *data, int64_t n)
+static int stats_bin32(pm_pq_stats *s, const int32_t *off, const uint8_t *data, int64_t n)
 {
 	const uint8_t *mn, *mx;
 	size_t mnl, mxl;
@@ -332,7 +332,7 @@ static int stats_bin32(pq_stats *s, const int32_t *off, const uint8_t *data, int
 }
 
 /* Merges page statistics into chunk statistics. */
-static int stats_merge(pq_stats *dst, const pq_stats *src, int ptype, int width)
+static int stats_merge(pm_pq_stats *dst, const pm_pq_stats *src, int ptype, int width)
 {
 	dst->nulls += src->nulls;
 	if (!src->has) {
@@ -418,8 +418,8 @@ typedef struct i16vec {
 	size_t n, cap;
 } i16vec;
 
-typedef struct pq_colw {
-	const pq_wcol *d;
+typedef struct pm_pq_colw {
+	const pm_pq_wcol *d;
 	int width;            /* PLAIN bytes per value (BOOLEAN 1), 0 for BYTE_ARRAY */
 	int dict_ok;          /* the type may be dictionary encoded */
 	/* Arrow mapping, refreshed per batch */
@@ -434,21 +434,21 @@ typedef struct pq_colw {
 	pm_buf plain;         /* PLAIN values (BOOLEAN: one byte each) when not dictionary */
 	uint32_t *idx;
 	size_t n_idx, cap_idx;
-	pq_stats pst;
+	pm_pq_stats pst;
 	/* dictionary */
 	int use_dict, dict_live;
-	pq_dict_builder dict;
+	pm_pq_dict_builder dict;
 	int64_t dict_pages, plain_pages, pages;
 	/* chunk */
 	pm_buf chunk;
-	pq_stats cst;
+	pm_pq_stats cst;
 	int64_t chunk_values, chunk_rows;
 	int64_t chunk_uncomp, chunk_comp;
 	page_loc *locs;
 	size_t n_locs, cap_locs;
 	pm_buf ci_bounds;
 	int ci_valid;
-} pq_colw;
+} pm_pq_colw;
 
 /* A data page handed to the compression thread: raw bytes in, compressed
  * bytes + CRC out; retired (header + page appended to the column's chunk)
@@ -460,7 +460,7 @@ typedef struct zjob {
 	int rc, done;
 	int64_t bound;  /* counted in z_pend */
 	pm_err_state err;
-	pq_colw *c;
+	pm_pq_colw *c;
 	pm_pq_page_header ph;
 	size_t loc;
 } zjob;
@@ -472,14 +472,14 @@ typedef struct pending_index {
 	size_t rg, col;
 } pending_index;
 
-struct pq_writer {
+struct pm_pq_writer {
 	pm_fileio *io;
 	char *path;
 	pm_out_stream *out;
 	uint64_t pos;
-	pq_writer_opts o;
-	pq_wschema *s;
-	pq_colw *cols;
+	pm_pq_writer_opts o;
+	pm_pq_wschema *s;
+	pm_pq_colw *cols;
 	pm_codec_ctx *codec;
 	int failed, closed;
 	/* current row group */
@@ -505,7 +505,7 @@ struct pq_writer {
 	uint64_t z_head, z_tail, z_next; /* oldest unretired, next to submit, worker's next */
 	int64_t z_pend;                  /* upper bound of the submitted pages' header + compressed bytes */
 	zjob z_jobs[ZQ];
-	/* the footer as written (pq_writer_file_meta), valid after close */
+	/* the footer as written (pm_pq_writer_file_meta), valid after close */
 	pm_pq_file_meta meta;
 	pm_pq_column_order *meta_orders;
 };
@@ -547,7 +547,7 @@ static int i16_fill(i16vec *v, int16_t x, size_t n)
 	return 0;
 }
 
-static int keep(pq_writer *w, void *p)
+static int keep(pm_pq_writer *w, void *p)
 {
 	if (!p)
 		return PAIMON_ENOMEM;
@@ -559,7 +559,7 @@ static int keep(pq_writer *w, void *p)
 	return 0;
 }
 
-static void *keep_copy(pq_writer *w, const void *p, size_t n)
+static void *keep_copy(pm_pq_writer *w, const void *p, size_t n)
 {
 	void *c = pm_malloc(n ? n : 1);
 	if (!c)
@@ -569,27 +569,27 @@ static void *keep_copy(pq_writer *w, const void *p, size_t n)
 	return keep(w, c) ? NULL : c;
 }
 
-static int col_dict_start(pq_writer *w, pq_colw *c)
+static int col_dict_start(pm_pq_writer *w, pm_pq_colw *c)
 {
 	int rc;
 	c->use_dict = c->dict_live = 0;
 	if (!w->o.dictionary || !c->dict_ok)
 		return 0;
-	if ((rc = pq_dictbuild_init(&c->dict, c->width)))
+	if ((rc = pm_pq_dictbuild_init(&c->dict, c->width)))
 		return rc;
 	c->use_dict = c->dict_live = 1;
 	return 0;
 }
 
-static void col_dict_drop(pq_colw *c)
+static void col_dict_drop(pm_pq_colw *c)
 {
 	if (c->dict_live)
-		pq_dictbuild_dispose(&c->dict);
+		pm_pq_dictbuild_dispose(&c->dict);
 	c->dict_live = 0;
 	c->use_dict = 0;
 }
 
-static void col_dispose(pq_colw *c)
+static void col_dispose(pm_pq_colw *c)
 {
 	pm_free(c->def.v);
 	pm_free(c->rep.v);
@@ -612,7 +612,7 @@ static int type_str(const pm_type *t, pm_buf *b)
 	return pm_type_to_string(t, b);
 }
 
-static int mismatch(const pq_colw *c, const pm_type *t, const struct ArrowSchema *s, const char *why)
+static int mismatch(const pm_pq_colw *c, const pm_type *t, const struct ArrowSchema *s, const char *why)
 {
 	pm_buf b = PM_BUF_INIT;
 	int rc = type_str(t, &b);
@@ -639,7 +639,7 @@ static int unit_exp(char u)
 	return u == 's' ? 0 : u == 'm' ? 3 : u == 'u' ? 6 : 9;
 }
 
-static int map_leaf(pq_colw *c, const pm_type *t, const struct ArrowSchema *s)
+static int map_leaf(pm_pq_colw *c, const pm_type *t, const struct ArrowSchema *s)
 {
 	const char *f = s->format;
 	size_t fl = strlen(f);
@@ -775,11 +775,11 @@ static const struct ArrowSchema *child_named(const struct ArrowSchema *s, const 
 }
 
 /* Resolves the column's steps against the batch schema s (the top-level field). */
-static int map_column(pq_colw *c, const struct ArrowSchema *s)
+static int map_column(pm_pq_colw *c, const struct ArrowSchema *s)
 {
 	size_t d;
 	for (d = 0; d < c->d->n_steps; d++) {
-		const pq_step *st = &c->d->steps[d];
+		const pm_pq_step *st = &c->d->steps[d];
 		const pm_type *t = st->type;
 		astep *a = &c->as[d];
 		if (!s || !s->format)
@@ -855,14 +855,14 @@ static int64_t floordiv(int64_t a, int64_t b)
 	return q;
 }
 
-static int overflow_err(const pq_colw *c, int64_t v)
+static int overflow_err(const pm_pq_colw *c, int64_t v)
 {
 	return pm_err(PAIMON_EINVAL, "Parquet writer: column '%s': value %lld overflows the file's time unit",
 		c->d->dotted, (long long)v);
 }
 
 /* Converts n Arrow values at pos into physical PLAIN form at out (width bytes each). */
-static int convert_fixed(const pq_colw *c, const struct ArrowArray *a, int64_t pos, int64_t n, uint8_t *out)
+static int convert_fixed(const pm_pq_colw *c, const struct ArrowArray *a, int64_t pos, int64_t n, uint8_t *out)
 {
 	const void *src = a->buffers[1];
 	int64_t i;
@@ -958,7 +958,7 @@ static int convert_fixed(const pq_colw *c, const struct ArrowArray *a, int64_t p
 }
 
 /* Dictionary fallback: the current page's indices become PLAIN values. */
-static int col_fallback(pq_colw *c)
+static int col_fallback(pm_pq_colw *c)
 {
 	size_t i;
 	pm_buf_clear(&c->plain);
@@ -966,11 +966,11 @@ static int col_fallback(pq_colw *c)
 		return PAIMON_ENOMEM;
 	for (i = 0; i < c->n_idx; i++) {
 		uint32_t len;
-		const uint8_t *v = pq_dictbuild_value(&c->dict, c->idx[i], &len);
+		const uint8_t *v = pm_pq_dictbuild_value(&c->dict, c->idx[i], &len);
 		if (c->width) {
 			if (pm_buf_append(&c->plain, v, len))
 				return PAIMON_ENOMEM;
-		} else if (pq_plain_encode_bytes(&c->plain, v, len)) {
+		} else if (pm_pq_plain_encode_bytes(&c->plain, v, len)) {
 			return PAIMON_ENOMEM;
 		}
 	}
@@ -983,10 +983,10 @@ static int col_fallback(pq_colw *c)
  * distinct so far gives up its dictionary (see after_dict_put). */
 #define DICT_EARLY_VALUES 1024
 
-static int after_dict_put(pq_writer *w, pq_colw *c)
+static int after_dict_put(pm_pq_writer *w, pm_pq_colw *c)
 {
 	int rc;
-	if (c->use_dict && (int64_t)pq_dictbuild_size(&c->dict) > w->o.dict_page_size)
+	if (c->use_dict && (int64_t)pm_pq_dictbuild_size(&c->dict) > w->o.dict_page_size)
 		return col_fallback(c);
 	/* parquet-java decides at the end of the first page whether the dictionary
 	 * pays off; a column whose first 1024 values are all distinct (ids,
@@ -1001,7 +1001,7 @@ static int after_dict_put(pq_writer *w, pq_colw *c)
 }
 
 /* n non-null fixed-width values (physical form). */
-static int put_fixed(pq_writer *w, pq_colw *c, const uint8_t *v, int64_t n)
+static int put_fixed(pm_pq_writer *w, pm_pq_colw *c, const uint8_t *v, int64_t n)
 {
 	int rc;
 	if (w->o.statistics)
@@ -1013,7 +1013,7 @@ static int put_fixed(pq_writer *w, pq_colw *c, const uint8_t *v, int64_t n)
 	if (c->use_dict) {
 		if (grow((void **)&c->idx, &c->cap_idx, c->n_idx + (size_t)n, sizeof *c->idx))
 			return PAIMON_ENOMEM;
-		if ((rc = pq_dictbuild_put_fixed(&c->dict, v, n, c->idx + c->n_idx)))
+		if ((rc = pm_pq_dictbuild_put_fixed(&c->dict, v, n, c->idx + c->n_idx)))
 			return rc;
 		c->n_idx += (size_t)n;
 		return after_dict_put(w, c);
@@ -1021,7 +1021,7 @@ static int put_fixed(pq_writer *w, pq_colw *c, const uint8_t *v, int64_t n)
 	return pm_buf_append(&c->plain, v, (size_t)(n * c->width));
 }
 
-static int put_bytes(pq_writer *w, pq_colw *c, const uint8_t *p, size_t len)
+static int put_bytes(pm_pq_writer *w, pm_pq_colw *c, const uint8_t *p, size_t len)
 {
 	int rc;
 	if (len > INT32_MAX)
@@ -1038,18 +1038,18 @@ static int put_bytes(pq_writer *w, pq_colw *c, const uint8_t *p, size_t len)
 	if (c->use_dict) {
 		if (c->n_idx == c->cap_idx && grow((void **)&c->idx, &c->cap_idx, c->n_idx + 1, sizeof *c->idx))
 			return PAIMON_ENOMEM;
-		if ((rc = pq_dictbuild_put_bytes(&c->dict, p, len, c->idx + c->n_idx)))
+		if ((rc = pm_pq_dictbuild_put_bytes(&c->dict, p, len, c->idx + c->n_idx)))
 			return rc;
 		c->n_idx++;
 		return after_dict_put(w, c);
 	}
-	return pq_plain_encode_bytes(&c->plain, p, (uint32_t)len);
+	return pm_pq_plain_encode_bytes(&c->plain, p, (uint32_t)len);
 }
 
 /* n non-null byte-array values from Arrow int32 offsets, in batches that
  * end where the per-value checks of after_dict_put could fire (the early
  * decision at DICT_EARLY_VALUES, the dictionary size limit). */
-static int put_bin32(pq_writer *w, pq_colw *c, const int32_t *off, const uint8_t *data, int64_t n)
+static int put_bin32(pm_pq_writer *w, pm_pq_colw *c, const int32_t *off, const uint8_t *data, int64_t n)
 {
 	int rc;
 	while (n > 0) {
@@ -1060,12 +1060,12 @@ static int put_bin32(pq_writer *w, pq_colw *c, const int32_t *off, const uint8_t
 				k = DICT_EARLY_VALUES - (int64_t)c->n_idx;
 			if (grow((void **)&c->idx, &c->cap_idx, c->n_idx + (size_t)k, sizeof *c->idx))
 				return PAIMON_ENOMEM;
-			if ((rc = pq_dictbuild_put_binary_upto(&c->dict, off, data, k, c->idx + c->n_idx,
+			if ((rc = pm_pq_dictbuild_put_binary_upto(&c->dict, off, data, k, c->idx + c->n_idx,
 				w->o.dict_page_size > 0 ? (size_t)w->o.dict_page_size : 0, &done)))
 				return rc;
 			c->n_idx += (size_t)done;
 		} else {
-			if ((rc = pq_plain_encode_binary(&c->plain, off, data, k)))
+			if ((rc = pm_pq_plain_encode_binary(&c->plain, off, data, k)))
 				return rc;
 			done = k;
 		}
@@ -1086,7 +1086,7 @@ static int put_bin32(pq_writer *w, pq_colw *c, const int32_t *off, const uint8_t
 }
 
 /* n non-null values of Arrow array a at physical positions pos.. */
-static int put_values(pq_writer *w, pq_colw *c, const struct ArrowArray *a, int64_t pos, int64_t n)
+static int put_values(pm_pq_writer *w, pm_pq_colw *c, const struct ArrowArray *a, int64_t pos, int64_t n)
 {
 	int rc;
 	int64_t i;
@@ -1122,7 +1122,7 @@ static int put_values(pq_writer *w, pq_colw *c, const struct ArrowArray *a, int6
 
 /* ------------------------------------------------------------ shredding */
 
-static int emit_levels(pq_colw *c, int16_t def, int16_t rep)
+static int emit_levels(pm_pq_colw *c, int16_t def, int16_t rep)
 {
 	if (c->d->max_def > 0 && i16_push(&c->def, def))
 		return PAIMON_ENOMEM;
@@ -1134,21 +1134,21 @@ static int emit_levels(pq_colw *c, int16_t def, int16_t rep)
 	return 0;
 }
 
-static int emit_null(pq_colw *c, int16_t def, int16_t rep)
+static int emit_null(pm_pq_colw *c, int16_t def, int16_t rep)
 {
 	c->pst.nulls++;
 	return emit_levels(c, def, rep);
 }
 
-static int null_err(const pq_colw *c, const pq_step *st)
+static int null_err(const pm_pq_colw *c, const pm_pq_step *st)
 {
 	return pm_err(PAIMON_EINVAL, "Parquet writer: column '%s': null value in NOT NULL field '%s'%s",
 		c->d->dotted, st->name, st->name && !strcmp(st->name, "key") ? " (map keys cannot be null)" : "");
 }
 
-static int walk(pq_writer *w, pq_colw *c, size_t d, const struct ArrowArray *a, int64_t pos, int16_t rep)
+static int walk(pm_pq_writer *w, pm_pq_colw *c, size_t d, const struct ArrowArray *a, int64_t pos, int16_t rep)
 {
-	const pq_step *st = &c->d->steps[d];
+	const pm_pq_step *st = &c->d->steps[d];
 	const astep *as = &c->as[d];
 	int rc;
 	if (is_null(a, pos)) {
@@ -1200,7 +1200,7 @@ static int walk(pq_writer *w, pq_colw *c, size_t d, const struct ArrowArray *a, 
 
 /* Compresses raw into comp (cleared first) and computes the page CRC;
  * safe on the compression thread (reads only constant options). */
-static int compress_page(const pq_writer *w, pm_codec_ctx *ctx, const pm_buf *raw, pm_buf *comp, uint32_t *crc)
+static int compress_page(const pm_pq_writer *w, pm_codec_ctx *ctx, const pm_buf *raw, pm_buf *comp, uint32_t *crc)
 {
 	const void *data = raw->data ? raw->data : "";
 	size_t n = raw->len;
@@ -1218,7 +1218,7 @@ static int compress_page(const pq_writer *w, pm_codec_ctx *ctx, const pm_buf *ra
 
 /* Header for a page of raw_len bytes compressed to data/n, then the page,
  * appended to dst. */
-static int finish_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *dst, size_t raw_len,
+static int finish_page(pm_pq_writer *w, pm_pq_colw *c, pm_pq_page_header *ph, pm_buf *dst, size_t raw_len,
 	const void *data, size_t n, uint32_t crc, size_t *hdr_len)
 {
 	int rc;
@@ -1239,7 +1239,7 @@ static int finish_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *
 	return 0;
 }
 
-static int put_header_and_page(pq_writer *w, pq_colw *c, pm_pq_page_header *ph, pm_buf *dst,
+static int put_header_and_page(pm_pq_writer *w, pm_pq_colw *c, pm_pq_page_header *ph, pm_buf *dst,
 	const pm_buf *raw, size_t *hdr_len, size_t *comp_len)
 {
 	uint32_t crc;
@@ -1259,7 +1259,7 @@ static atomic_int z_live; /* compression threads of all writers */
 
 static void *z_worker(void *arg)
 {
-	pq_writer *w = arg;
+	pm_pq_writer *w = arg;
 	pthread_mutex_lock(&w->z_mu);
 	for (;;) {
 		zjob *j;
@@ -1285,7 +1285,7 @@ static void *z_worker(void *arg)
 
 /* Starts the compression thread once, if allowed; failing to start one
  * just keeps compression inline. */
-static void z_start(pq_writer *w)
+static void z_start(pm_pq_writer *w)
 {
 	w->z_tried = 1;
 	if (w->o.threads <= 0 || w->o.codec == PM_CODEC_UNCOMPRESSED)
@@ -1321,7 +1321,7 @@ fail_mu:
 }
 
 /* Stops and joins the thread after it finished the submitted pages. */
-static void z_stop(pq_writer *w)
+static void z_stop(pm_pq_writer *w)
 {
 	if (!w->z_on)
 		return;
@@ -1341,10 +1341,10 @@ static void z_stop(pq_writer *w)
 
 /* Retires the oldest submitted page (waits for it unless nowait; returns 1
  * when nowait and it is not ready). */
-static int z_retire(pq_writer *w, int nowait)
+static int z_retire(pm_pq_writer *w, int nowait)
 {
 	zjob *j = &w->z_jobs[w->z_head % ZQ];
-	pq_colw *c;
+	pm_pq_colw *c;
 	page_loc *pl;
 	size_t hl;
 	int rc;
@@ -1380,7 +1380,7 @@ static int z_retire(pq_writer *w, int nowait)
 }
 
 /* Retires every submitted page. */
-static int z_drain(pq_writer *w)
+static int z_drain(pm_pq_writer *w)
 {
 	int rc;
 	while (w->z_head < w->z_tail)
@@ -1391,7 +1391,7 @@ static int z_drain(pq_writer *w)
 
 /* Hands w->raw (a data page of column c, header ph, location loc) to the
  * thread; w->raw gets a recycled buffer. */
-static int z_submit(pq_writer *w, pq_colw *c, const pm_pq_page_header *ph, size_t loc)
+static int z_submit(pm_pq_writer *w, pm_pq_colw *c, const pm_pq_page_header *ph, size_t loc)
 {
 	zjob *j;
 	pm_buf t;
@@ -1429,14 +1429,14 @@ static int z_submit(pq_writer *w, pq_colw *c, const pm_pq_page_header *ph, size_
 
 static int encode_levels(pm_buf *raw, const i16vec *v, int max)
 {
-	pq_rle_enc e;
+	pm_pq_rle_enc e;
 	size_t start = raw->len;
 	uint32_t len;
 	int rc;
 	if (pm_buf_append(raw, "\0\0\0\0", 4))
 		return PAIMON_ENOMEM;
-	pq_rle_enc_init(&e, raw, pq_bit_width((uint64_t)max));
-	if ((rc = pq_rle_enc_put16(&e, v->v, (int64_t)v->n)) || (rc = pq_rle_enc_finish(&e)))
+	pm_pq_rle_enc_init(&e, raw, pm_pq_bit_width((uint64_t)max));
+	if ((rc = pm_pq_rle_enc_put16(&e, v->v, (int64_t)v->n)) || (rc = pm_pq_rle_enc_finish(&e)))
 		return rc;
 	len = (uint32_t)(raw->len - start - 4);
 	memcpy(raw->data + start, &len, 4);
@@ -1444,10 +1444,10 @@ static int encode_levels(pm_buf *raw, const i16vec *v, int max)
 }
 
 /* Bounds of page statistics for the column index (binary truncated). */
-static int page_bounds(pq_colw *c, page_loc *pl)
+static int page_bounds(pm_pq_colw *c, page_loc *pl)
 {
 	pm_buf *b = &c->ci_bounds;
-	const pq_stats *s = &c->pst;
+	const pm_pq_stats *s = &c->pst;
 	pl->bmin_off = pl->bmax_off = b->len;
 	pl->bmin_len = pl->bmax_len = 0;
 	if (!s->has)
@@ -1493,7 +1493,7 @@ static int page_bounds(pq_colw *c, page_loc *pl)
 	return 0;
 }
 
-static void page_reset(pq_colw *c)
+static void page_reset(pm_pq_colw *c)
 {
 	c->def.n = c->rep.n = 0;
 	c->page_rows = c->page_values = c->page_entries = 0;
@@ -1503,7 +1503,7 @@ static void page_reset(pq_colw *c)
 	stats_reset(&c->pst);
 }
 
-static int flush_page(pq_writer *w, pq_colw *c)
+static int flush_page(pm_pq_writer *w, pm_pq_colw *c)
 {
 	pm_buf *raw = &w->raw;
 	pm_pq_page_header ph;
@@ -1516,8 +1516,8 @@ static int flush_page(pq_writer *w, pq_colw *c)
 		return pm_err(PAIMON_EINVAL, "Parquet writer: column '%s': too many values in one page", c->d->dotted);
 	/* parquet-java: after the first page, keep the dictionary only if it pays off */
 	if (c->use_dict && c->pages == 0) {
-		size_t enc = 1 + (size_t)((c->n_idx * (size_t)pq_dictbuild_index_width(&c->dict) + 7) / 8);
-		if (enc + pq_dictbuild_size(&c->dict) >= c->page_plain) {
+		size_t enc = 1 + (size_t)((c->n_idx * (size_t)pm_pq_dictbuild_index_width(&c->dict) + 7) / 8);
+		if (enc + pm_pq_dictbuild_size(&c->dict) >= c->page_plain) {
 			if ((rc = col_fallback(c)))
 				return rc;
 			col_dict_drop(c);
@@ -1530,12 +1530,12 @@ static int flush_page(pq_writer *w, pq_colw *c)
 	if (c->d->max_def > 0 && (rc = encode_levels(raw, &c->def, c->d->max_def)))
 		return rc;
 	if (dict_page) {
-		int bw = pq_dictbuild_index_width(&c->dict);
+		int bw = pm_pq_dictbuild_index_width(&c->dict);
 		uint8_t b = (uint8_t)bw;
-		if (pm_buf_append(raw, &b, 1) || (rc = pq_rle_encode(raw, c->idx, (int64_t)c->n_idx, bw, 0)))
+		if (pm_buf_append(raw, &b, 1) || (rc = pm_pq_rle_encode(raw, c->idx, (int64_t)c->n_idx, bw, 0)))
 			return rc ? rc : PAIMON_ENOMEM;
 	} else if (c->d->ptype == PM_PQ_BOOLEAN) {
-		if ((rc = pq_plain_encode_bools(raw, (const uint8_t *)c->plain.data, (int64_t)c->plain.len)))
+		if ((rc = pm_pq_plain_encode_bools(raw, (const uint8_t *)c->plain.data, (int64_t)c->plain.len)))
 			return rc;
 	} else if (pm_buf_append(raw, c->plain.data, c->plain.len)) {
 		return PAIMON_ENOMEM;
@@ -1592,20 +1592,20 @@ static int flush_page(pq_writer *w, pq_colw *c)
 }
 
 /* Estimated bytes the column holds for the current row group. */
-static int64_t col_buffered(const pq_colw *c)
+static int64_t col_buffered(const pm_pq_colw *c)
 {
 	int64_t page = c->use_dict ? (int64_t)c->n_idx * 4 : (int64_t)c->plain.len;
 	page += (int64_t)(c->def.n + c->rep.n) / 4;
-	return (int64_t)c->chunk.len + page + (c->dict_live ? (int64_t)pq_dictbuild_size(&c->dict) : 0);
+	return (int64_t)c->chunk.len + page + (c->dict_live ? (int64_t)pm_pq_dictbuild_size(&c->dict) : 0);
 }
 
-static int64_t page_bytes(const pq_colw *c)
+static int64_t page_bytes(const pm_pq_colw *c)
 {
 	int64_t page = c->use_dict ? (int64_t)c->n_idx * 4 : (int64_t)c->plain.len;
 	return page + (int64_t)(c->def.n + c->rep.n) / 4;
 }
 
-static int maybe_flush_page(pq_writer *w, pq_colw *c)
+static int maybe_flush_page(pm_pq_writer *w, pm_pq_colw *c)
 {
 	if (c->page_rows >= w->o.page_row_limit || page_bytes(c) >= w->o.page_size)
 		return flush_page(w, c);
@@ -1613,13 +1613,13 @@ static int maybe_flush_page(pq_writer *w, pq_colw *c)
 }
 
 /* Rows [r0, r1) of top-level array a (positions already include offsets). */
-static int col_rows(pq_writer *w, pq_colw *c, const struct ArrowArray *a, int64_t p0, int64_t n)
+static int col_rows(pm_pq_writer *w, pm_pq_colw *c, const struct ArrowArray *a, int64_t p0, int64_t n)
 {
 	int rc;
 	int64_t r = 0;
 	if (c->d->n_steps == 1) {
 		/* top-level primitive: levels from the validity bitmap, values in runs */
-		const pq_step *st = &c->d->steps[0];
+		const pm_pq_step *st = &c->d->steps[0];
 		while (r < n) {
 			int64_t k = n - r, room = w->o.page_row_limit - c->page_rows, i;
 			if (k > room)
@@ -1682,7 +1682,7 @@ static int col_rows(pq_writer *w, pq_colw *c, const struct ArrowArray *a, int64_
 
 /* ------------------------------------------------------------ row groups */
 
-static int out_write(pq_writer *w, const void *p, size_t n)
+static int out_write(pm_pq_writer *w, const void *p, size_t n)
 {
 	int rc;
 	if (!n)
@@ -1693,9 +1693,9 @@ static int out_write(pq_writer *w, const void *p, size_t n)
 	return 0;
 }
 
-static int stats_to_meta(pq_writer *w, pq_colw *c, pm_pq_statistics *ms)
+static int stats_to_meta(pm_pq_writer *w, pm_pq_colw *c, pm_pq_statistics *ms)
 {
-	const pq_stats *s = &c->cst;
+	const pm_pq_stats *s = &c->cst;
 	memset(ms, 0, sizeof *ms);
 	ms->has_null_count = 1;
 	ms->null_count = s->nulls;
@@ -1731,7 +1731,7 @@ static int stats_to_meta(pq_writer *w, pq_colw *c, pm_pq_statistics *ms)
 	return 0;
 }
 
-static int boundary_order(const pq_colw *c)
+static int boundary_order(const pm_pq_colw *c)
 {
 	int asc = 1, desc = 1;
 	size_t i, prev = SIZE_MAX;
@@ -1760,7 +1760,7 @@ static int boundary_order(const pq_colw *c)
 	return asc ? PM_PQ_ASCENDING : desc ? PM_PQ_DESCENDING : PM_PQ_UNORDERED;
 }
 
-static int encode_indexes(pq_writer *w, pq_colw *c, int64_t data_off, size_t col)
+static int encode_indexes(pm_pq_writer *w, pm_pq_colw *c, int64_t data_off, size_t col)
 {
 	pending_index *pi;
 	pm_pq_offset_index oi;
@@ -1822,7 +1822,7 @@ static int encode_indexes(pq_writer *w, pq_colw *c, int64_t data_off, size_t col
 }
 
 /* Writes column c's chunk; fills cc. */
-static int write_chunk(pq_writer *w, pq_colw *c, size_t col, pm_pq_column_chunk *cc)
+static int write_chunk(pm_pq_writer *w, pm_pq_colw *c, size_t col, pm_pq_column_chunk *cc)
 {
 	pm_pq_column_meta *m = &cc->meta_data;
 	int64_t chunk_start = (int64_t)w->pos, data_off;
@@ -1840,7 +1840,7 @@ static int write_chunk(pq_writer *w, pq_colw *c, size_t col, pm_pq_column_chunk 
 		pm_pq_page_header ph;
 		size_t hl, cl;
 		pm_buf_clear(&w->raw);
-		if ((rc = pq_dictbuild_write(&c->dict, &w->raw)))
+		if ((rc = pm_pq_dictbuild_write(&c->dict, &w->raw)))
 			return rc;
 		memset(&ph, 0, sizeof ph);
 		ph.type = PM_PQ_DICTIONARY_PAGE;
@@ -1898,7 +1898,7 @@ static int write_chunk(pq_writer *w, pq_colw *c, size_t col, pm_pq_column_chunk 
 	return 0;
 }
 
-static int col_chunk_reset(pq_writer *w, pq_colw *c)
+static int col_chunk_reset(pm_pq_writer *w, pm_pq_colw *c)
 {
 	page_reset(c);
 	col_dict_drop(c);
@@ -1912,7 +1912,7 @@ static int col_chunk_reset(pq_writer *w, pq_colw *c)
 	return col_dict_start(w, c);
 }
 
-static int flush_row_group(pq_writer *w)
+static int flush_row_group(pm_pq_writer *w)
 {
 	pm_pq_row_group *rg;
 	pm_pq_column_chunk *ccs;
@@ -1934,7 +1934,7 @@ static int flush_row_group(pq_writer *w)
 		return rc;
 	w->in_rg_flush = 0;
 	for (i = 0; i < w->s->n_cols; i++) {
-		pq_colw *c = &w->cols[i];
+		pm_pq_colw *c = &w->cols[i];
 		if ((rc = write_chunk(w, c, i, &ccs[i])))
 			return rc;
 		unc += ccs[i].meta_data.total_uncompressed_size;
@@ -1963,13 +1963,13 @@ static int flush_row_group(pq_writer *w)
 
 /* ------------------------------------------------------------ open/write/close */
 
-static int writer_new(pm_fileio *io, const char *path, pq_wschema *s, const pq_writer_opts *opts, pq_writer **out)
+static int writer_new(pm_fileio *io, const char *path, pm_pq_wschema *s, const pm_pq_writer_opts *opts, pm_pq_writer **out)
 {
-	pq_writer *w;
+	pm_pq_writer *w;
 	size_t i;
 	int rc;
 	if (!(w = pm_calloc(1, sizeof *w))) {
-		pq_wschema_free(s);
+		pm_pq_wschema_free(s);
 		return PAIMON_ENOMEM;
 	}
 	w->s = s;
@@ -1977,7 +1977,7 @@ static int writer_new(pm_fileio *io, const char *path, pq_wschema *s, const pq_w
 	if (opts)
 		w->o = *opts;
 	else
-		pq_writer_opts_default(&w->o);
+		pm_pq_writer_opts_default(&w->o);
 	if (w->o.page_row_limit < 1)
 		w->o.page_row_limit = 1;
 	if (!pm_codec_supported(w->o.codec) || w->o.codec >= 100) {
@@ -1992,7 +1992,7 @@ static int writer_new(pm_fileio *io, const char *path, pq_wschema *s, const pq_w
 	if ((rc = pm_codec_ctx_new(&w->codec)))
 		goto fail;
 	for (i = 0; i < s->n_cols; i++) {
-		pq_colw *c = &w->cols[i];
+		pm_pq_colw *c = &w->cols[i];
 		c->d = &s->cols[i];
 		switch (c->d->ptype) {
 		case PM_PQ_BOOLEAN: c->width = 1; break;
@@ -2019,24 +2019,24 @@ static int writer_new(pm_fileio *io, const char *path, pq_wschema *s, const pq_w
 	*out = w;
 	return 0;
 fail:
-	pq_writer_free(w);
+	pm_pq_writer_free(w);
 	return rc;
 }
 
-int pq_writer_open(pm_fileio *io, const char *path, const pm_type *row, const pq_writer_opts *opts, pq_writer **out)
+int pm_pq_writer_open(pm_fileio *io, const char *path, const pm_type *row, const pm_pq_writer_opts *opts, pm_pq_writer **out)
 {
-	pq_wschema *s;
+	pm_pq_wschema *s;
 	int rc;
 	*out = NULL;
-	if ((rc = pq_wschema_build(row, &s)))
+	if ((rc = pm_pq_wschema_build(row, &s)))
 		return pm_err_wrap("cannot write Parquet file '%s'", path);
 	if ((rc = writer_new(io, path, s, opts, out)))
 		return pm_err_wrap("cannot write Parquet file '%s'", path);
 	return 0;
 }
 
-int pq_writer_open_arrow(pm_fileio *io, const char *path, const struct ArrowSchema *schema,
-	const pq_writer_opts *opts, pq_writer **out)
+int pm_pq_writer_open_arrow(pm_fileio *io, const char *path, const struct ArrowSchema *schema,
+	const pm_pq_writer_opts *opts, pm_pq_writer **out)
 {
 	pm_type *t = NULL;
 	size_t i;
@@ -2054,27 +2054,27 @@ int pq_writer_open_arrow(pm_fileio *io, const char *path, const struct ArrowSche
 	for (i = 0; i < t->nfields; i++)
 		pm_type_assign_ids(t->fields[i].type, &hi);
 	t->nullable = 0;
-	rc = pq_writer_open(io, path, t, opts, out);
+	rc = pm_pq_writer_open(io, path, t, opts, out);
 	pm_type_free(t);
 	return rc;
 }
 
-const pm_type *pq_writer_type(const pq_writer *w)
+const pm_type *pm_pq_writer_type(const pm_pq_writer *w)
 {
 	return w->s->row;
 }
 
-const pm_pq_file_meta *pq_writer_file_meta(const pq_writer *w)
+const pm_pq_file_meta *pm_pq_writer_file_meta(const pm_pq_writer *w)
 {
 	return w->closed ? &w->meta : NULL;
 }
 
-uint64_t pq_writer_bytes_written(const pq_writer *w)
+uint64_t pm_pq_writer_bytes_written(const pm_pq_writer *w)
 {
 	return w->pos;
 }
 
-static int write_batch(pq_writer *w, const struct ArrowArray *b, const struct ArrowSchema *s)
+static int write_batch(pm_pq_writer *w, const struct ArrowArray *b, const struct ArrowSchema *s)
 {
 	size_t i, nf = w->s->row->nfields;
 	int64_t r = 0, slice = 1024;
@@ -2102,7 +2102,7 @@ static int write_batch(pq_writer *w, const struct ArrowArray *b, const struct Ar
 		if (n > slice)
 			n = slice;
 		for (i = 0; i < w->s->n_cols; i++) {
-			pq_colw *c = &w->cols[i];
+			pm_pq_colw *c = &w->cols[i];
 			const struct ArrowArray *ch = b->children[c->d->top];
 			if ((rc = col_rows(w, c, ch, ch->offset + b->offset + r, n)))
 				return rc;
@@ -2138,7 +2138,7 @@ static int write_batch(pq_writer *w, const struct ArrowArray *b, const struct Ar
 	return 0;
 }
 
-int pq_writer_write(pq_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema)
+int pm_pq_writer_write(pm_pq_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema)
 {
 	int rc;
 	if (w->failed || w->closed)
@@ -2150,7 +2150,7 @@ int pq_writer_write(pq_writer *w, const struct ArrowArray *batch, const struct A
 	return 0;
 }
 
-static int write_footer(pq_writer *w)
+static int write_footer(pm_pq_writer *w)
 {
 	pm_pq_file_meta fm;
 	pm_pq_column_order *orders;
@@ -2208,7 +2208,7 @@ static int write_footer(pq_writer *w)
 	return rc;
 }
 
-int pq_writer_close(pq_writer *w)
+int pm_pq_writer_close(pm_pq_writer *w)
 {
 	int rc;
 	pm_out_stream *o;
@@ -2230,7 +2230,7 @@ int pq_writer_close(pq_writer *w)
 	return 0;
 }
 
-void pq_writer_free(pq_writer *w)
+void pm_pq_writer_free(pm_pq_writer *w)
 {
 	size_t i;
 	if (!w)
@@ -2261,7 +2261,7 @@ void pq_writer_free(pq_writer *w)
 	pm_buf_dispose(&w->hdr);
 	pm_free(w->cvt);
 	pm_codec_ctx_free(w->codec);
-	pq_wschema_free(w->s);
+	pm_pq_wschema_free(w->s);
 	pm_free(w->path);
 	pm_free(w);
 }

@@ -24,7 +24,7 @@
 #include "paimonc/arrow_c.h"
 #include "types/datatype.h"
 
-typedef struct pq_writer_opts {
+typedef struct pm_pq_writer_opts {
 	int codec;              /* pm_codec, default ZSTD */
 	int level;              /* default PM_CODEC_LEVEL_DEFAULT (ZSTD 1) */
 	int64_t page_size;      /* default 1 MiB */
@@ -38,9 +38,9 @@ typedef struct pq_writer_opts {
 	int threads;            /* default 1: pages are compressed on a background
 	                         * thread while the next ones are encoded (the
 	                         * bytes written do not depend on it); 0: inline */
-} pq_writer_opts;
+} pm_pq_writer_opts;
 
-void pq_writer_opts_default(pq_writer_opts *o);
+void pm_pq_writer_opts_default(pm_pq_writer_opts *o);
 /*
  * Sets one option by name: "compression" (zstd, snappy, gzip, lz4 (written
  * as LZ4_RAW), lz4_raw, none/uncompressed), "compression.level",
@@ -48,33 +48,33 @@ void pq_writer_opts_default(pq_writer_opts *o);
  * (sizes in bytes, optional kb/mb/gb suffix), "dictionary", "statistics",
  * "page-index", "page.crc" (true/false). PAIMON_EINVAL names a bad key or value.
  */
-int pq_writer_opts_set(pq_writer_opts *o, const char *key, const char *value);
+int pm_pq_writer_opts_set(pm_pq_writer_opts *o, const char *key, const char *value);
 
-typedef struct pq_writer pq_writer;
+typedef struct pm_pq_writer pm_pq_writer;
 
 /* row: a ROW type with field ids (nested ROW fields too). The file is
  * created (or truncated) at once. opts may be NULL for the defaults. */
-int pq_writer_open(pm_fileio *io, const char *path, const pm_type *row, const pq_writer_opts *opts,
-	pq_writer **out);
+int pm_pq_writer_open(pm_fileio *io, const char *path, const pm_type *row, const pm_pq_writer_opts *opts,
+	pm_pq_writer **out);
 /* schema: an Arrow struct ("+s"), mapped with pm_type_from_arrow;
  * top-level fields get ids 0..n-1, nested ROW fields the following ones. */
-int pq_writer_open_arrow(pm_fileio *io, const char *path, const struct ArrowSchema *schema,
-	const pq_writer_opts *opts, pq_writer **out);
+int pm_pq_writer_open_arrow(pm_fileio *io, const char *path, const struct ArrowSchema *schema,
+	const pm_pq_writer_opts *opts, pm_pq_writer **out);
 /* The row type the file is written with. */
-const pm_type *pq_writer_type(const pq_writer *w);
+const pm_type *pm_pq_writer_type(const pm_pq_writer *w);
 /* Writes a batch (a struct array with one child per top-level field)
  * described by schema. Nothing is retained from the batch. */
-int pq_writer_write(pq_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);
+int pm_pq_writer_write(pm_pq_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);
 /* Flushes the last row group, writes the page indexes and the footer,
  * closes the file. After a failure the writer only accepts free. */
-int pq_writer_close(pq_writer *w);
+int pm_pq_writer_close(pm_pq_writer *w);
 /* Frees; a writer that was not closed has its file removed. */
-void pq_writer_free(pq_writer *w);
+void pm_pq_writer_free(pm_pq_writer *w);
 /* The FileMetaData as written (schema, row groups with chunk statistics,
  * file_size set; footer_offset/len and arena unset), or NULL before a
- * successful close. Borrowed: valid until pq_writer_free. */
-const pm_pq_file_meta *pq_writer_file_meta(const pq_writer *w);
+ * successful close. Borrowed: valid until pm_pq_writer_free. */
+const pm_pq_file_meta *pm_pq_writer_file_meta(const pm_pq_writer *w);
 /* Bytes written to the file so far (after close: the file size). */
-uint64_t pq_writer_bytes_written(const pq_writer *w);
+uint64_t pm_pq_writer_bytes_written(const pm_pq_writer *w);
 
 #endif

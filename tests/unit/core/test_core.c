@@ -3,8 +3,8 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "core/strs.h"
-#include "format/json/jsonw.h"
-#include "format/json/jsonr.h"
+#include "serde/json/jsonw.h"
+#include "serde/json/jsonr.h"
 
 static void error_model(void)
 {

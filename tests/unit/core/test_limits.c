@@ -21,17 +21,17 @@
 #include "core/buf.h"
 #include "core/mem.h"
 #include "format/avro/avro.h"
-#include "format/json/jsonr.h"
+#include "serde/json/jsonr.h"
 #include "format/parquet/parquet_meta.h"
 #include "format/parquet/reader.h"
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 #include "io/fileio.h"
 #include "meta/manifest.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
-#include "table/commit.h"
+#include "commit/commit.h"
 #include "table/predicate.h"
-#include "table/scan.h"
+#include "scan/scan.h"
 #include "types/binrow.h"
 #include "types/datatype.h"
 #include "test.h"
@@ -184,7 +184,7 @@ static void test_thrift_deep(void)
 /* Bound for FileMetaData / schema: the arena holds a copy of the n input
  * bytes, then chunks of max(16 KiB, one list) where one list is at most
  * n elements x sizeof(struct) (each element takes >= 1 wire byte). */
-static size_t pq_meta_bound(size_t n)
+static size_t pm_pq_meta_bound(size_t n)
 {
 	return 2 * n + 16384 + 256 + n * sizeof(pm_pq_row_group);
 }
@@ -205,7 +205,7 @@ static void test_parquet_meta_huge_list(void)
 	CHECK_RC(pm_pq_file_meta_decode(b.data, b.len, &fm), PAIMON_ECORRUPT);
 	CHECK_MSG("list size 2147483647 exceeds remaining 4 bytes");
 	CHECK(fm == NULL);
-	CHECK_BOUND(limits_off(), pq_meta_bound(b.len));
+	CHECK_BOUND(limits_off(), pm_pq_meta_bound(b.len));
 
 	/* A list as long as the bytes allow (100,000 empty row groups): it
 	 * allocates, but within the bound, and then fails on missing fields. */
@@ -219,7 +219,7 @@ static void test_parquet_meta_huge_list(void)
 		pm_buf_putc(&b, 0);
 	pm_buf_putc(&b, 0);
 	CHECK_RC(pm_pq_file_meta_decode(b.data, b.len, &fm), PAIMON_ECORRUPT);
-	CHECK_BOUND(limits_off(), pq_meta_bound(b.len));
+	CHECK_BOUND(limits_off(), pm_pq_meta_bound(b.len));
 
 	/* Deeply nested unknown fields are skipped with a depth limit. */
 	limits_on();
@@ -230,7 +230,7 @@ static void test_parquet_meta_huge_list(void)
 		pm_buf_putc(&b, 0x1C);
 	CHECK_RC(pm_pq_file_meta_decode(b.data, b.len, &fm), PAIMON_ECORRUPT);
 	CHECK_MSG("nesting deeper than 64");
-	CHECK_BOUND(limits_off(), pq_meta_bound(b.len));
+	CHECK_BOUND(limits_off(), pm_pq_meta_bound(b.len));
 	pm_buf_dispose(&b);
 }
 

@@ -47,7 +47,7 @@ static void test_unpack_all_widths(void)
 {
 	int w, li, pass;
 	for (pass = 0; pass < 2; pass++) {
-		pq_unpack_force_scalar(pass);
+		pm_pq_unpack_force_scalar(pass);
 		for (w = 0; w <= 32; w++) {
 			for (li = 0; li < NLENS; li++) {
 				size_t n = (size_t)LENS[li], nb = (n * (size_t)w + 7) / 8, i;
@@ -55,14 +55,14 @@ static void test_unpack_all_widths(void)
 				uint8_t *p = calloc(nb + 1, 1);
 				for (i = 0; i < n; i++)
 					v[i] = (uint32_t)(rnd() & mask_of(w));
-				pq_pack32(p, v, n, w);
+				pm_pq_pack32(p, v, n, w);
 				/* exact-size input: kernels must not read past nb */
-				CHECK_OK(pq_unpack32(p, nb, w, o, n));
+				CHECK_OK(pm_pq_unpack32(p, nb, w, o, n));
 				CHECK(n == 0 || memcmp(o, v, n * 4) == 0);
-				pq_unpack32_naive(p, w, r, n);
+				pm_pq_unpack32_naive(p, w, r, n);
 				CHECK(n == 0 || memcmp(r, v, n * 4) == 0);
 				if (nb > 0)
-					CHECK_RC(pq_unpack32(p, nb - 1, w, o, n), PAIMON_ECORRUPT);
+					CHECK_RC(pm_pq_unpack32(p, nb - 1, w, o, n), PAIMON_ECORRUPT);
 				free(v);
 				free(o);
 				free(r);
@@ -70,8 +70,8 @@ static void test_unpack_all_widths(void)
 			}
 		}
 	}
-	pq_unpack_force_scalar(0);
-	CHECK_RC(pq_unpack32((const uint8_t *)"", 0, 33, NULL, 0), PAIMON_ECORRUPT);
+	pm_pq_unpack_force_scalar(0);
+	CHECK_RC(pm_pq_unpack32((const uint8_t *)"", 0, 33, NULL, 0), PAIMON_ECORRUPT);
 }
 
 static void test_unpack64_all_widths(void)
@@ -84,15 +84,15 @@ static void test_unpack64_all_widths(void)
 			uint8_t *p = calloc(nb + 1, 1);
 			for (i = 0; i < n; i++)
 				v[i] = rnd() & mask_of(w);
-			pq_pack64(p, v, n, w);
-			CHECK_OK(pq_unpack64(p, nb, w, o, n));
+			pm_pq_pack64(p, v, n, w);
+			CHECK_OK(pm_pq_unpack64(p, nb, w, o, n));
 			CHECK(n == 0 || memcmp(o, v, n * 8) == 0);
 			free(v);
 			free(o);
 			free(p);
 		}
 	}
-	CHECK_RC(pq_unpack64((const uint8_t *)"", 0, 65, NULL, 0), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_unpack64((const uint8_t *)"", 0, 65, NULL, 0), PAIMON_ECORRUPT);
 }
 
 /* ---------------------------------------------------------------- RLE */
@@ -104,32 +104,32 @@ static void test_rle_spec_vectors(void)
 	/* an RLE run of 100 fives at width 3: header 200 (ULEB 0xC8 0x01), value 0x05 */
 	static const uint8_t rle[] = {0xC8, 0x01, 0x05};
 	uint32_t out[100], want[8] = {0, 1, 2, 3, 4, 5, 6, 7}, i;
-	pq_rle_dec d;
+	pm_pq_rle_dec d;
 	pm_buf b = PM_BUF_INIT;
-	CHECK_OK(pq_rle_init(&d, bp, sizeof bp, 3, "test"));
-	CHECK_OK(pq_rle_get(&d, out, 8));
+	CHECK_OK(pm_pq_rle_init(&d, bp, sizeof bp, 3, "test"));
+	CHECK_OK(pm_pq_rle_get(&d, out, 8));
 	CHECK(memcmp(out, want, sizeof want) == 0);
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	CHECK_MSG("input ends");
-	CHECK_OK(pq_rle_init(&d, rle, sizeof rle, 3, "test"));
-	CHECK_OK(pq_rle_get(&d, out, 100));
+	CHECK_OK(pm_pq_rle_init(&d, rle, sizeof rle, 3, "test"));
+	CHECK_OK(pm_pq_rle_get(&d, out, 100));
 	for (i = 0; i < 100; i++)
 		CHECK(out[i] == 5);
 	/* our encoder writes the same bytes for both */
-	CHECK_OK(pq_rle_encode(&b, want, 8, 3, 0));
+	CHECK_OK(pm_pq_rle_encode(&b, want, 8, 3, 0));
 	CHECK(b.len == 4 && memcmp(b.data, bp, 4) == 0);
 	pm_buf_clear(&b);
-	CHECK_OK(pq_rle_encode(&b, out, 100, 3, 0));
+	CHECK_OK(pm_pq_rle_encode(&b, out, 100, 3, 0));
 	CHECK(b.len == 3 && memcmp(b.data, rle, 3) == 0);
 	pm_buf_dispose(&b);
 	/* legacy BIT_PACKED example: 0..7 at width 3, MSB first */
 	{
 		static const uint8_t legacy[] = {0x05, 0x39, 0x77};
 		size_t used = 0;
-		CHECK_OK(pq_bitpacked_legacy_decode(legacy, 3, 3, out, 8, &used));
+		CHECK_OK(pm_pq_bitpacked_legacy_decode(legacy, 3, 3, out, 8, &used));
 		CHECK(used == 3 && memcmp(out, want, sizeof want) == 0);
-		CHECK_RC(pq_bitpacked_legacy_decode(legacy, 2, 3, out, 8, &used), PAIMON_ECORRUPT);
-		CHECK_RC(pq_bitpacked_legacy_decode(legacy, 3, 33, out, 8, &used), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_bitpacked_legacy_decode(legacy, 2, 3, out, 8, &used), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_bitpacked_legacy_decode(legacy, 3, 33, out, 8, &used), PAIMON_ECORRUPT);
 	}
 }
 
@@ -143,7 +143,7 @@ static void test_rle_encoder_runs(void)
 		v[i] = (uint32_t)i & 1; /* one bit-packed group */
 	for (i = 8; i < 24; i++)
 		v[i] = 1; /* 16 ones: RLE */
-	CHECK_OK(pq_rle_encode(&b, v, 24, 1, 1));
+	CHECK_OK(pm_pq_rle_encode(&b, v, 24, 1, 1));
 	/* prefix 4, bp header 0x03, packed 0xAA, RLE header 32 (16<<1), value 1 */
 	{
 		static const uint8_t want[] = {4, 0, 0, 0, 0x03, 0xAA, 0x20, 0x01};
@@ -161,28 +161,28 @@ static void test_rle_roundtrip(void)
 			uint32_t *v = malloc((size_t)n * 4 + 4), *o = malloc((size_t)n * 4 + 4), scratch[100];
 			for (prefixed = 0; prefixed < 2; prefixed++) {
 				pm_buf b = PM_BUF_INIT;
-				pq_rle_dec d;
-				pq_run r;
+				pm_pq_rle_dec d;
+				pm_pq_run r;
 				size_t used = 0;
 				fill_runs(v, n, w);
-				CHECK_OK(pq_rle_encode(&b, v, n, w, prefixed));
+				CHECK_OK(pm_pq_rle_encode(&b, v, n, w, prefixed));
 				if (prefixed) {
-					CHECK_OK(pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, w, "levels", &used));
+					CHECK_OK(pm_pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, w, "levels", &used));
 					CHECK(used == b.len);
 				} else {
-					CHECK_OK(pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "indices"));
+					CHECK_OK(pm_pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "indices"));
 				}
-				CHECK_OK(pq_rle_get(&d, o, n));
+				CHECK_OK(pm_pq_rle_get(&d, o, n));
 				CHECK(n == 0 || memcmp(o, v, (size_t)n * 4) == 0);
 				/* runs cover the same values */
 				if (prefixed)
-					pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, w, "levels", &used);
+					pm_pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, w, "levels", &used);
 				else
-					pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "indices");
+					pm_pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "indices");
 				got = 0;
 				while (got < n) {
 					uint32_t k;
-					if (pq_rle_next_run(&d, 100, scratch, &r) != 0) {
+					if (pm_pq_rle_next_run(&d, 100, scratch, &r) != 0) {
 						CHECK(0);
 						break;
 					}
@@ -192,10 +192,10 @@ static void test_rle_roundtrip(void)
 				}
 				/* skip + get */
 				if (n > 10) {
-					pq_rle_init(&d, (uint8_t *)b.data + (prefixed ? 4 : 0), b.len - (prefixed ? 4 : 0), w,
+					pm_pq_rle_init(&d, (uint8_t *)b.data + (prefixed ? 4 : 0), b.len - (prefixed ? 4 : 0), w,
 						"x");
-					CHECK_OK(pq_rle_skip(&d, n / 3));
-					CHECK_OK(pq_rle_get(&d, o, n - n / 3));
+					CHECK_OK(pm_pq_rle_skip(&d, n / 3));
+					CHECK_OK(pm_pq_rle_get(&d, o, n - n / 3));
 					CHECK(memcmp(o, v + n / 3, (size_t)(n - n / 3) * 4) == 0);
 				}
 				pm_buf_dispose(&b);
@@ -210,41 +210,41 @@ static void test_rle_roundtrip(void)
 static void test_rle_malformed(void)
 {
 	uint32_t out[64];
-	pq_rle_dec d;
+	pm_pq_rle_dec d;
 	size_t used;
 	/* width 33 */
-	CHECK_RC(pq_rle_init(&d, (const uint8_t *)"\x02\x01", 2, 33, "x"), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_rle_init(&d, (const uint8_t *)"\x02\x01", 2, 33, "x"), PAIMON_ECORRUPT);
 	CHECK_MSG("exceeds 32");
 	/* RLE run value truncated (width 16 needs 2 bytes) */
-	pq_rle_init(&d, (const uint8_t *)"\x10\x01", 2, 16, "x");
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init(&d, (const uint8_t *)"\x10\x01", 2, 16, "x");
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	CHECK_MSG("needs 2 bytes");
 	/* run value above the bit width */
-	pq_rle_init(&d, (const uint8_t *)"\x10\x09", 2, 3, "x");
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init(&d, (const uint8_t *)"\x10\x09", 2, 3, "x");
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	CHECK_MSG("exceeds bit width");
 	/* header longer than 5 bytes */
-	pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\xff\x01", 6, 1, "x");
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\xff\x01", 6, 1, "x");
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	/* header above 32 bits */
-	pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\x7f\x01", 6, 1, "x");
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\x7f\x01", 6, 1, "x");
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	/* huge RLE run: only what is asked is written */
-	pq_rle_init(&d, (const uint8_t *)"\xfe\xff\xff\xff\x07\x01", 6, 1, "x");
-	CHECK_OK(pq_rle_get(&d, out, 64));
+	pm_pq_rle_init(&d, (const uint8_t *)"\xfe\xff\xff\xff\x07\x01", 6, 1, "x");
+	CHECK_OK(pm_pq_rle_get(&d, out, 64));
 	CHECK(out[63] == 1);
 	/* huge bit-packed run with 3 bytes of data: 24 values at width 1, then the end */
-	pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\x07\xff\x00\xff", 8, 1, "x");
-	CHECK_OK(pq_rle_get(&d, out, 24));
+	pm_pq_rle_init(&d, (const uint8_t *)"\xff\xff\xff\xff\x07\xff\x00\xff", 8, 1, "x");
+	CHECK_OK(pm_pq_rle_get(&d, out, 24));
 	CHECK(out[0] == 1 && out[8] == 0 && out[23] == 1);
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	/* length prefix beyond the data */
-	CHECK_RC(pq_rle_init_prefixed(&d, (const uint8_t *)"\x10\x00\x00\x00\x02\x01", 6, 1, "x", &used),
+	CHECK_RC(pm_pq_rle_init_prefixed(&d, (const uint8_t *)"\x10\x00\x00\x00\x02\x01", 6, 1, "x", &used),
 		PAIMON_ECORRUPT);
-	CHECK_RC(pq_rle_init_prefixed(&d, (const uint8_t *)"\x10\x00", 2, 1, "x", &used), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_rle_init_prefixed(&d, (const uint8_t *)"\x10\x00", 2, 1, "x", &used), PAIMON_ECORRUPT);
 	/* empty input */
-	pq_rle_init(&d, (const uint8_t *)"", 0, 1, "definition levels");
-	CHECK_RC(pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init(&d, (const uint8_t *)"", 0, 1, "definition levels");
+	CHECK_RC(pm_pq_rle_get(&d, out, 1), PAIMON_ECORRUPT);
 	CHECK_MSG("definition levels");
 }
 
@@ -253,7 +253,7 @@ static void test_levels(void)
 	int16_t lv[1000], got[1000];
 	uint32_t v[1000];
 	pm_buf b = PM_BUF_INIT;
-	pq_rle_dec d;
+	pm_pq_rle_dec d;
 	pm_bitmap_builder bb;
 	int64_t i, nvalid = 0, want_valid = 0;
 	size_t used;
@@ -262,15 +262,15 @@ static void test_levels(void)
 		v[i] = (uint32_t)lv[i];
 		want_valid += lv[i] == 2;
 	}
-	CHECK_OK(pq_rle_encode(&b, v, 1000, 2, 1));
-	CHECK_OK(pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used));
-	CHECK_OK(pq_rle_get_levels(&d, got, 1000, 2));
+	CHECK_OK(pm_pq_rle_encode(&b, v, 1000, 2, 1));
+	CHECK_OK(pm_pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used));
+	CHECK_OK(pm_pq_rle_get_levels(&d, got, 1000, 2));
 	CHECK(memcmp(got, lv, sizeof lv) == 0);
-	pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used);
-	CHECK_RC(pq_rle_get_levels(&d, got, 1000, 1), PAIMON_ECORRUPT);
+	pm_pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used);
+	CHECK_RC(pm_pq_rle_get_levels(&d, got, 1000, 1), PAIMON_ECORRUPT);
 	memset(&bb, 0, sizeof bb);
-	pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used);
-	CHECK_OK(pq_rle_levels_to_validity(&d, 1000, 2, &bb, &nvalid));
+	pm_pq_rle_init_prefixed(&d, (uint8_t *)b.data, b.len, 2, "definition levels", &used);
+	CHECK_OK(pm_pq_rle_levels_to_validity(&d, 1000, 2, &bb, &nvalid));
 	CHECK(nvalid == want_valid && bb.length == 1000 && bb.null_count == 1000 - want_valid);
 	for (i = 0; i < 1000; i++)
 		CHECK(pm_bitmap_get(&bb, i) == (lv[i] == 2));
@@ -290,15 +290,15 @@ static void test_plain_fixed(void)
 			int64_t n = LENS[li], i;
 			uint8_t *v = malloc((size_t)n * (size_t)w + 1), *o = malloc((size_t)n * (size_t)w + 1);
 			pm_buf b = PM_BUF_INIT;
-			pq_plain_dec d;
+			pm_pq_plain_dec d;
 			for (i = 0; i < n * w; i++)
 				v[i] = (uint8_t)rnd();
-			CHECK_OK(pq_plain_encode_fixed(&b, v, n, w));
-			pq_plain_init(&d, (uint8_t *)b.data, b.len, "INT32");
-			CHECK_OK(pq_plain_get_fixed(&d, w, o, n / 2));
-			CHECK_OK(pq_plain_get_fixed(&d, w, o + (n / 2) * w, n - n / 2));
+			CHECK_OK(pm_pq_plain_encode_fixed(&b, v, n, w));
+			pm_pq_plain_init(&d, (uint8_t *)b.data, b.len, "INT32");
+			CHECK_OK(pm_pq_plain_get_fixed(&d, w, o, n / 2));
+			CHECK_OK(pm_pq_plain_get_fixed(&d, w, o + (n / 2) * w, n - n / 2));
 			CHECK(n == 0 || memcmp(o, v, (size_t)(n * w)) == 0);
-			CHECK_RC(pq_plain_get_fixed(&d, w, o, 1), PAIMON_ECORRUPT);
+			CHECK_RC(pm_pq_plain_get_fixed(&d, w, o, 1), PAIMON_ECORRUPT);
 			pm_buf_dispose(&b);
 			free(v);
 			free(o);
@@ -310,20 +310,20 @@ static void test_plain_bool(void)
 {
 	uint8_t v[1000], o[1000], bits[200];
 	pm_buf b = PM_BUF_INIT;
-	pq_plain_dec d;
+	pm_pq_plain_dec d;
 	int i;
 	for (i = 0; i < 1000; i++)
 		v[i] = (uint8_t)(rnd() & 1);
-	CHECK_OK(pq_plain_encode_bools(&b, v, 1000));
+	CHECK_OK(pm_pq_plain_encode_bools(&b, v, 1000));
 	CHECK(b.len == 125);
-	pq_plain_init(&d, (uint8_t *)b.data, b.len, "BOOLEAN");
-	CHECK_OK(pq_plain_get_bool_bytes(&d, o, 3));
+	pm_pq_plain_init(&d, (uint8_t *)b.data, b.len, "BOOLEAN");
+	CHECK_OK(pm_pq_plain_get_bool_bytes(&d, o, 3));
 	memset(bits, 0, sizeof bits);
-	CHECK_OK(pq_plain_get_bool_bits(&d, bits, 5, 997));
+	CHECK_OK(pm_pq_plain_get_bool_bits(&d, bits, 5, 997));
 	CHECK(memcmp(o, v, 3) == 0);
 	for (i = 3; i < 1000; i++)
 		CHECK(((bits[(i + 2) >> 3] >> ((i + 2) & 7)) & 1) == v[i]);
-	CHECK_RC(pq_plain_get_bool_bytes(&d, o, 1), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_plain_get_bool_bytes(&d, o, 1), PAIMON_ECORRUPT);
 	pm_buf_dispose(&b);
 }
 
@@ -335,25 +335,25 @@ static void test_plain_binary(void)
 			int64_t n = LENS[li] > 20000 ? 20000 : LENS[li], i;
 			pm_buf b = PM_BUF_INIT;
 			pm_array_builder *ab = pm_ab_new_binary(NULL, large);
-			pq_plain_dec d;
+			pm_pq_plain_dec d;
 			char s[64];
 			for (i = 0; i < n; i++) {
 				int l = snprintf(s, sizeof s, "v%lld-%llu", (long long)i, (unsigned long long)(rnd() % 1000));
-				CHECK_OK(pq_plain_encode_bytes(&b, s, (uint32_t)(i % 17 == 0 ? 0 : l)));
+				CHECK_OK(pm_pq_plain_encode_bytes(&b, s, (uint32_t)(i % 17 == 0 ? 0 : l)));
 			}
-			pq_plain_init(&d, (uint8_t *)b.data, b.len, "BYTE_ARRAY");
-			CHECK_OK(pq_plain_get_binary(&d, ab, n / 3));
-			CHECK_OK(pq_plain_get_binary(&d, ab, n - n / 3));
+			pm_pq_plain_init(&d, (uint8_t *)b.data, b.len, "BYTE_ARRAY");
+			CHECK_OK(pm_pq_plain_get_binary(&d, ab, n / 3));
+			CHECK_OK(pm_pq_plain_get_binary(&d, ab, n - n / 3));
 			CHECK(d.pos == b.len && pm_ab_length(ab) == n);
 			CHECK_OK(pm_ab_validate(ab));
 			/* re-encode from the builder gives the same bytes */
 			{
 				pm_buf b2 = PM_BUF_INIT;
 				if (n && large)
-					CHECK_OK(pq_plain_encode_large_binary(&b2, (int64_t *)(void *)ab->offsets.data,
+					CHECK_OK(pm_pq_plain_encode_large_binary(&b2, (int64_t *)(void *)ab->offsets.data,
 						ab->values.data, n));
 				else if (n)
-					CHECK_OK(pq_plain_encode_binary(&b2, (int32_t *)(void *)ab->offsets.data,
+					CHECK_OK(pm_pq_plain_encode_binary(&b2, (int32_t *)(void *)ab->offsets.data,
 						ab->values.data, n));
 				CHECK(b2.len == b.len && (n == 0 || memcmp(b2.data, b.data, b.len) == 0));
 				pm_buf_dispose(&b2);
@@ -365,16 +365,16 @@ static void test_plain_binary(void)
 	/* truncations */
 	{
 		pm_array_builder *ab = pm_ab_new_binary(NULL, 0);
-		pq_plain_dec d;
-		pq_plain_init(&d, (const uint8_t *)"\x05\x00\x00\x00" "abc", 7, "BYTE_ARRAY");
-		CHECK_RC(pq_plain_get_binary(&d, ab, 1), PAIMON_ECORRUPT);
+		pm_pq_plain_dec d;
+		pm_pq_plain_init(&d, (const uint8_t *)"\x05\x00\x00\x00" "abc", 7, "BYTE_ARRAY");
+		CHECK_RC(pm_pq_plain_get_binary(&d, ab, 1), PAIMON_ECORRUPT);
 		CHECK_MSG("has length 5");
-		pq_plain_init(&d, (const uint8_t *)"\x01\x00\x00\x00\x61\x01\x00", 7, "BYTE_ARRAY");
-		CHECK_RC(pq_plain_get_binary(&d, ab, 2), PAIMON_ECORRUPT);
+		pm_pq_plain_init(&d, (const uint8_t *)"\x01\x00\x00\x00\x61\x01\x00", 7, "BYTE_ARRAY");
+		CHECK_RC(pm_pq_plain_get_binary(&d, ab, 2), PAIMON_ECORRUPT);
 		CHECK(pm_ab_length(ab) == 0);
-		pq_plain_init(&d, (const uint8_t *)"\xff\xff\xff\xff", 4, "BYTE_ARRAY");
-		CHECK_RC(pq_plain_get_binary(&d, ab, 1), PAIMON_ECORRUPT);
-		CHECK_RC(pq_plain_get_binary(&d, ab, 1000000000), PAIMON_ECORRUPT);
+		pm_pq_plain_init(&d, (const uint8_t *)"\xff\xff\xff\xff", 4, "BYTE_ARRAY");
+		CHECK_RC(pm_pq_plain_get_binary(&d, ab, 1), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_plain_get_binary(&d, ab, 1000000000), PAIMON_ECORRUPT);
 		CHECK_OK(pm_ab_validate(ab));
 		pm_ab_free(ab);
 	}
@@ -390,33 +390,33 @@ static void test_dict_fixed(void)
 		for (wbits = 0; wbits <= 12; wbits += 3) {
 			int64_t *v = malloc((size_t)n * 8 + 8), *o = malloc((size_t)n * 8 + 8);
 			uint32_t *idx = malloc((size_t)n * 4 + 4);
-			pq_dict_builder db;
+			pm_pq_dict_builder db;
 			pm_buf page = PM_BUF_INIT, data = PM_BUF_INIT;
-			pq_dict_dec dd;
+			pm_pq_dict_dec dd;
 			int64_t *dict;
 			int iw;
 			uint8_t wb;
 			for (i = 0; i < n; i++)
 				v[i] = (int64_t)(rnd() & mask_of(wbits)) * 1000003 - 7;
-			CHECK_OK(pq_dictbuild_init(&db, 8));
-			CHECK_OK(pq_dictbuild_put_fixed(&db, v, n, idx));
-			CHECK(pq_dictbuild_size(&db) == (size_t)db.n * 8);
-			CHECK_OK(pq_dictbuild_write(&db, &page));
-			iw = pq_dictbuild_index_width(&db);
+			CHECK_OK(pm_pq_dictbuild_init(&db, 8));
+			CHECK_OK(pm_pq_dictbuild_put_fixed(&db, v, n, idx));
+			CHECK(pm_pq_dictbuild_size(&db) == (size_t)db.n * 8);
+			CHECK_OK(pm_pq_dictbuild_write(&db, &page));
+			iw = pm_pq_dictbuild_index_width(&db);
 			wb = (uint8_t)iw;
 			CHECK_OK(pm_buf_append(&data, &wb, 1));
-			CHECK_OK(pq_rle_encode(&data, idx, n, iw, 0));
+			CHECK_OK(pm_pq_rle_encode(&data, idx, n, iw, 0));
 			dict = (int64_t *)(void *)page.data;
-			CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
-			CHECK_OK(pq_dictdec_fixed(&dd, dict, 8, o, n));
+			CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
+			CHECK_OK(pm_pq_dictdec_fixed(&dd, dict, 8, o, n));
 			CHECK(n == 0 || memcmp(o, v, (size_t)n * 8) == 0);
 			/* the dictionary one entry short: some index is out of range */
 			if (db.n > 0) {
-				CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n - 1));
-				CHECK_RC(pq_dictdec_fixed(&dd, dict, 8, o, n), PAIMON_ECORRUPT);
+				CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n - 1));
+				CHECK_RC(pm_pq_dictdec_fixed(&dd, dict, 8, o, n), PAIMON_ECORRUPT);
 				CHECK_MSG("out of range");
 			}
-			pq_dictbuild_dispose(&db);
+			pm_pq_dictbuild_dispose(&db);
 			pm_buf_dispose(&page);
 			pm_buf_dispose(&data);
 			free(v);
@@ -426,41 +426,41 @@ static void test_dict_fixed(void)
 	}
 	/* width 0 with a 1-entry dictionary (ARROW-GH-43605) */
 	{
-		pq_dict_dec dd;
+		pm_pq_dict_dec dd;
 		int32_t dict1 = 42, o[20];
 		static const uint8_t page[] = {0x00, 0x28}; /* width 0, RLE run of 20 */
 		int i;
-		CHECK_OK(pq_dictdec_init(&dd, page, 2, 1));
-		CHECK_OK(pq_dictdec_fixed(&dd, &dict1, 4, o, 20));
+		CHECK_OK(pm_pq_dictdec_init(&dd, page, 2, 1));
+		CHECK_OK(pm_pq_dictdec_fixed(&dd, &dict1, 4, o, 20));
 		for (i = 0; i < 20; i++)
 			CHECK(o[i] == 42);
-		CHECK_RC(pq_dictdec_init(&dd, (const uint8_t *)"\x21\x02\x00", 3, 5), PAIMON_ECORRUPT);
-		CHECK_RC(pq_dictdec_init(&dd, (const uint8_t *)"", 0, 5), PAIMON_ECORRUPT);
-		CHECK_RC(pq_dictdec_init(&dd, page, 2, -1), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_dictdec_init(&dd, (const uint8_t *)"\x21\x02\x00", 3, 5), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_dictdec_init(&dd, (const uint8_t *)"", 0, 5), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_dictdec_init(&dd, page, 2, -1), PAIMON_ECORRUPT);
 		/* index 1 of a 1-entry dictionary, as an RLE run */
-		CHECK_OK(pq_dictdec_init(&dd, (const uint8_t *)"\x01\x02" "\x01", 3, 1));
-		CHECK_RC(pq_dictdec_fixed(&dd, &dict1, 4, o, 1), PAIMON_ECORRUPT);
-		/* and through pq_dictdec_indices */
-		CHECK_OK(pq_dictdec_init(&dd, (const uint8_t *)"\x01\x02" "\x01", 3, 1));
-		CHECK_RC(pq_dictdec_indices(&dd, (uint32_t *)o, 1), PAIMON_ECORRUPT);
+		CHECK_OK(pm_pq_dictdec_init(&dd, (const uint8_t *)"\x01\x02" "\x01", 3, 1));
+		CHECK_RC(pm_pq_dictdec_fixed(&dd, &dict1, 4, o, 1), PAIMON_ECORRUPT);
+		/* and through pm_pq_dictdec_indices */
+		CHECK_OK(pm_pq_dictdec_init(&dd, (const uint8_t *)"\x01\x02" "\x01", 3, 1));
+		CHECK_RC(pm_pq_dictdec_indices(&dd, (uint32_t *)o, 1), PAIMON_ECORRUPT);
 	}
 	/* FLOAT and 12-byte (INT96) values, with -0.0 and NaN kept apart by bit pattern */
 	{
 		float f[6] = {1.5f, -0.0f, 0.0f, 1.5f, -0.0f, 0.0f}, fo[6];
 		uint32_t idx[6];
-		pq_dict_builder db;
+		pm_pq_dict_builder db;
 		pm_buf page = PM_BUF_INIT, data = PM_BUF_INIT;
-		pq_dict_dec dd;
-		CHECK_OK(pq_dictbuild_init(&db, 4));
-		CHECK_OK(pq_dictbuild_put_fixed(&db, f, 6, idx));
+		pm_pq_dict_dec dd;
+		CHECK_OK(pm_pq_dictbuild_init(&db, 4));
+		CHECK_OK(pm_pq_dictbuild_put_fixed(&db, f, 6, idx));
 		CHECK(db.n == 3 && idx[3] == 0 && idx[4] == 1 && idx[5] == 2);
-		pq_dictbuild_write(&db, &page);
+		pm_pq_dictbuild_write(&db, &page);
 		pm_buf_putc(&data, 2);
-		pq_rle_encode(&data, idx, 6, 2, 0);
-		CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
-		CHECK_OK(pq_dictdec_fixed(&dd, page.data, 4, fo, 6));
+		pm_pq_rle_encode(&data, idx, 6, 2, 0);
+		CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
+		CHECK_OK(pm_pq_dictdec_fixed(&dd, page.data, 4, fo, 6));
 		CHECK(memcmp(fo, f, sizeof f) == 0);
-		pq_dictbuild_dispose(&db);
+		pm_pq_dictbuild_dispose(&db);
 		pm_buf_dispose(&page);
 		pm_buf_dispose(&data);
 	}
@@ -468,23 +468,23 @@ static void test_dict_fixed(void)
 		uint8_t v[12 * 50], o[12 * 50];
 		uint32_t idx[50];
 		int i;
-		pq_dict_builder db;
+		pm_pq_dict_builder db;
 		pm_buf page = PM_BUF_INIT, data = PM_BUF_INIT;
-		pq_dict_dec dd;
+		pm_pq_dict_dec dd;
 		for (i = 0; i < 50; i++) {
 			memset(v + i * 12, 0, 12);
 			v[i * 12 + 11] = (uint8_t)(i % 7);
 		}
-		CHECK_OK(pq_dictbuild_init(&db, 12));
-		CHECK_OK(pq_dictbuild_put_fixed(&db, v, 50, idx));
+		CHECK_OK(pm_pq_dictbuild_init(&db, 12));
+		CHECK_OK(pm_pq_dictbuild_put_fixed(&db, v, 50, idx));
 		CHECK(db.n == 7);
-		pq_dictbuild_write(&db, &page);
-		pm_buf_putc(&data, (char)pq_dictbuild_index_width(&db));
-		pq_rle_encode(&data, idx, 50, pq_dictbuild_index_width(&db), 0);
-		CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
-		CHECK_OK(pq_dictdec_fixed(&dd, page.data, 12, o, 50));
+		pm_pq_dictbuild_write(&db, &page);
+		pm_buf_putc(&data, (char)pm_pq_dictbuild_index_width(&db));
+		pm_pq_rle_encode(&data, idx, 50, pm_pq_dictbuild_index_width(&db), 0);
+		CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, db.n));
+		CHECK_OK(pm_pq_dictdec_fixed(&dd, page.data, 12, o, 50));
 		CHECK(memcmp(o, v, sizeof v) == 0);
-		pq_dictbuild_dispose(&db);
+		pm_pq_dictbuild_dispose(&db);
 		pm_buf_dispose(&page);
 		pm_buf_dispose(&data);
 	}
@@ -498,29 +498,29 @@ static void test_dict_binary(void)
 		int64_t n = 5000, i;
 		uint32_t *idx = malloc((size_t)n * 4);
 		int *pick = malloc((size_t)n * sizeof *pick);
-		pq_dict_builder db;
+		pm_pq_dict_builder db;
 		pm_buf page = PM_BUF_INIT, data = PM_BUF_INIT;
 		pm_array_builder *dictab = pm_ab_new_binary(NULL, 0), *out = pm_ab_new_binary("u", large);
-		pq_plain_dec pd;
-		pq_bytes dict;
-		pq_dict_dec dd;
-		CHECK_OK(pq_dictbuild_init(&db, 0));
+		pm_pq_plain_dec pd;
+		pm_pq_bytes dict;
+		pm_pq_dict_dec dd;
+		CHECK_OK(pm_pq_dictbuild_init(&db, 0));
 		for (i = 0; i < n; i++) {
 			pick[i] = i % 100 < 50 ? 4 : (int)(rnd() % 6);
-			CHECK_OK(pq_dictbuild_put_bytes(&db, words[pick[i]], strlen(words[pick[i]]), idx + i));
+			CHECK_OK(pm_pq_dictbuild_put_bytes(&db, words[pick[i]], strlen(words[pick[i]]), idx + i));
 		}
 		CHECK(db.n == 6);
-		CHECK_OK(pq_dictbuild_write(&db, &page));
-		CHECK(page.len == pq_dictbuild_size(&db));
-		/* dictionary page -> builder -> pq_bytes */
-		pq_plain_init(&pd, (uint8_t *)page.data, page.len, "BYTE_ARRAY");
-		CHECK_OK(pq_plain_get_binary(&pd, dictab, db.n));
-		CHECK_OK(pq_bytes_from_builder(dictab, &dict));
-		pm_buf_putc(&data, (char)pq_dictbuild_index_width(&db));
-		pq_rle_encode(&data, idx, n, pq_dictbuild_index_width(&db), 0);
-		CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, dict.n));
-		CHECK_OK(pq_dictdec_binary(&dd, &dict, out, 1234));
-		CHECK_OK(pq_dictdec_binary(&dd, &dict, out, n - 1234));
+		CHECK_OK(pm_pq_dictbuild_write(&db, &page));
+		CHECK(page.len == pm_pq_dictbuild_size(&db));
+		/* dictionary page -> builder -> pm_pq_bytes */
+		pm_pq_plain_init(&pd, (uint8_t *)page.data, page.len, "BYTE_ARRAY");
+		CHECK_OK(pm_pq_plain_get_binary(&pd, dictab, db.n));
+		CHECK_OK(pm_pq_bytes_from_builder(dictab, &dict));
+		pm_buf_putc(&data, (char)pm_pq_dictbuild_index_width(&db));
+		pm_pq_rle_encode(&data, idx, n, pm_pq_dictbuild_index_width(&db), 0);
+		CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, dict.n));
+		CHECK_OK(pm_pq_dictdec_binary(&dd, &dict, out, 1234));
+		CHECK_OK(pm_pq_dictdec_binary(&dd, &dict, out, n - 1234));
 		CHECK_OK(pm_ab_validate(out));
 		for (i = 0; i < n; i++) {
 			int64_t s = large ? ((int64_t *)(void *)out->offsets.data)[i] : ((int32_t *)(void *)out->offsets.data)[i];
@@ -531,10 +531,10 @@ static void test_dict_binary(void)
 		}
 		/* out of range in a bit-packed run */
 		dict.n = 3;
-		CHECK_OK(pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, 3));
-		CHECK_RC(pq_dictdec_binary(&dd, &dict, out, n), PAIMON_ECORRUPT);
+		CHECK_OK(pm_pq_dictdec_init(&dd, (uint8_t *)data.data, data.len, 3));
+		CHECK_RC(pm_pq_dictdec_binary(&dd, &dict, out, n), PAIMON_ECORRUPT);
 		CHECK_OK(pm_ab_validate(out));
-		pq_dictbuild_dispose(&db);
+		pm_pq_dictbuild_dispose(&db);
 		pm_buf_dispose(&page);
 		pm_buf_dispose(&data);
 		pm_ab_free(dictab);
@@ -555,24 +555,24 @@ static void test_dbp_spec_vectors(void)
 	static const uint8_t ex2[] = {0x80, 0x01, 0x04, 0x08, 0x0E, 0x03, 0x02, 0x00, 0x00, 0x00,
 		0xC0, 0x3F, 0, 0, 0, 0, 0, 0};
 	int32_t o[8], w1[5] = {1, 2, 3, 4, 5}, w2[8] = {7, 5, 3, 1, 2, 3, 4, 5};
-	pq_dbp_dec d;
+	pm_pq_dbp_dec d;
 	size_t used;
 	pm_buf b = PM_BUF_INIT;
-	CHECK_OK(pq_dbp_init(&d, ex1, sizeof ex1, 32, 5));
-	CHECK_OK(pq_dbp_get32(&d, o, 5));
+	CHECK_OK(pm_pq_dbp_init(&d, ex1, sizeof ex1, 32, 5));
+	CHECK_OK(pm_pq_dbp_get32(&d, o, 5));
 	CHECK(memcmp(o, w1, sizeof w1) == 0);
-	CHECK_OK(pq_dbp_consumed(&d, &used));
+	CHECK_OK(pm_pq_dbp_consumed(&d, &used));
 	CHECK(used == sizeof ex1);
-	CHECK_OK(pq_dbp_init(&d, ex2, sizeof ex2, 32, 8));
-	CHECK_OK(pq_dbp_get32(&d, o, 8));
+	CHECK_OK(pm_pq_dbp_init(&d, ex2, sizeof ex2, 32, 8));
+	CHECK_OK(pm_pq_dbp_get32(&d, o, 8));
 	CHECK(memcmp(o, w2, sizeof w2) == 0);
-	CHECK_OK(pq_dbp_consumed(&d, &used));
+	CHECK_OK(pm_pq_dbp_consumed(&d, &used));
 	CHECK(used == sizeof ex2);
 	/* our encoder produces exactly these bytes */
-	CHECK_OK(pq_dbp_encode32(&b, w1, 5));
+	CHECK_OK(pm_pq_dbp_encode32(&b, w1, 5));
 	CHECK(b.len == sizeof ex1 && memcmp(b.data, ex1, sizeof ex1) == 0);
 	pm_buf_clear(&b);
-	CHECK_OK(pq_dbp_encode32(&b, w2, 8));
+	CHECK_OK(pm_pq_dbp_encode32(&b, w2, 8));
 	CHECK(b.len == sizeof ex2 && memcmp(b.data, ex2, sizeof ex2) == 0);
 	pm_buf_dispose(&b);
 }
@@ -587,7 +587,7 @@ static void test_dbp_roundtrip(void)
 				int64_t *v = malloc((size_t)n * 8 + 8), *o = malloc((size_t)n * 8 + 8);
 				int32_t *v32 = (int32_t *)v, *o32 = (int32_t *)o;
 				pm_buf b = PM_BUF_INIT;
-				pq_dbp_dec d;
+				pm_pq_dbp_dec d;
 				size_t used;
 				uint64_t acc = rnd();
 				for (i = 0; i < n; i++) {
@@ -597,27 +597,27 @@ static void test_dbp_roundtrip(void)
 					else
 						v32[i] = (int32_t)(uint32_t)acc;
 				}
-				CHECK_OK(is64 ? pq_dbp_encode64(&b, v, n) : pq_dbp_encode32(&b, v32, n));
-				CHECK_OK(pq_dbp_init(&d, (uint8_t *)b.data, b.len, is64 ? 64 : 32, n));
-				CHECK(pq_dbp_total(&d) == n);
+				CHECK_OK(is64 ? pm_pq_dbp_encode64(&b, v, n) : pm_pq_dbp_encode32(&b, v32, n));
+				CHECK_OK(pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len, is64 ? 64 : 32, n));
+				CHECK(pm_pq_dbp_total(&d) == n);
 				if (is64) {
-					CHECK_OK(pq_dbp_get64(&d, o, n / 2));
-					CHECK_OK(pq_dbp_get64(&d, o + n / 2, n - n / 2));
+					CHECK_OK(pm_pq_dbp_get64(&d, o, n / 2));
+					CHECK_OK(pm_pq_dbp_get64(&d, o + n / 2, n - n / 2));
 					CHECK(n == 0 || memcmp(o, v, (size_t)n * 8) == 0);
 				} else {
-					CHECK_OK(pq_dbp_get32(&d, o32, 5 < n ? 5 : n));
-					CHECK_OK(pq_dbp_get32(&d, o32 + (5 < n ? 5 : n), n - (5 < n ? 5 : n)));
+					CHECK_OK(pm_pq_dbp_get32(&d, o32, 5 < n ? 5 : n));
+					CHECK_OK(pm_pq_dbp_get32(&d, o32 + (5 < n ? 5 : n), n - (5 < n ? 5 : n)));
 					CHECK(n == 0 || memcmp(o32, v32, (size_t)n * 4) == 0);
 				}
-				CHECK_OK(pq_dbp_consumed(&d, &used));
+				CHECK_OK(pm_pq_dbp_consumed(&d, &used));
 				CHECK(used == b.len);
-				CHECK_RC(is64 ? pq_dbp_get64(&d, o, 1) : pq_dbp_get32(&d, o32, 1), PAIMON_ECORRUPT);
+				CHECK_RC(is64 ? pm_pq_dbp_get64(&d, o, 1) : pm_pq_dbp_get32(&d, o32, 1), PAIMON_ECORRUPT);
 				/* the page allows fewer values than the header claims */
 				if (n > 0)
-					CHECK_RC(pq_dbp_init(&d, (uint8_t *)b.data, b.len, is64 ? 64 : 32, n - 1), PAIMON_ECORRUPT);
+					CHECK_RC(pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len, is64 ? 64 : 32, n - 1), PAIMON_ECORRUPT);
 				/* truncated data */
-				if (n >= 1000 && w > 0 && pq_dbp_init(&d, (uint8_t *)b.data, b.len / 2, is64 ? 64 : 32, n) == 0) {
-					CHECK_RC(is64 ? pq_dbp_get64(&d, o, n) : pq_dbp_get32(&d, o32, n), PAIMON_ECORRUPT);
+				if (n >= 1000 && w > 0 && pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len / 2, is64 ? 64 : 32, n) == 0) {
+					CHECK_RC(is64 ? pm_pq_dbp_get64(&d, o, n) : pm_pq_dbp_get32(&d, o32, n), PAIMON_ECORRUPT);
 				}
 				pm_buf_dispose(&b);
 				free(v);
@@ -630,16 +630,16 @@ static void test_dbp_roundtrip(void)
 		int64_t v[6] = {INT64_MIN, INT64_MAX, INT64_MIN, 0, -1, INT64_MAX}, o[6];
 		int32_t a[6] = {INT32_MIN, INT32_MAX, INT32_MIN, 0, -1, INT32_MAX}, ao[6];
 		pm_buf b = PM_BUF_INIT;
-		pq_dbp_dec d;
-		CHECK_OK(pq_dbp_encode64(&b, v, 6));
-		CHECK_OK(pq_dbp_init(&d, (uint8_t *)b.data, b.len, 64, 6));
-		CHECK_OK(pq_dbp_get64(&d, o, 6));
+		pm_pq_dbp_dec d;
+		CHECK_OK(pm_pq_dbp_encode64(&b, v, 6));
+		CHECK_OK(pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len, 64, 6));
+		CHECK_OK(pm_pq_dbp_get64(&d, o, 6));
 		CHECK(memcmp(o, v, sizeof v) == 0);
 		pm_buf_clear(&b);
-		CHECK_OK(pq_dbp_encode32(&b, a, 6));
+		CHECK_OK(pm_pq_dbp_encode32(&b, a, 6));
 		CHECK(b.len < 160); /* int32 deltas stay within 32 bits */
-		CHECK_OK(pq_dbp_init(&d, (uint8_t *)b.data, b.len, 32, 6));
-		CHECK_OK(pq_dbp_get32(&d, ao, 6));
+		CHECK_OK(pm_pq_dbp_init(&d, (uint8_t *)b.data, b.len, 32, 6));
+		CHECK_OK(pm_pq_dbp_get32(&d, ao, 6));
 		CHECK(memcmp(ao, a, sizeof a) == 0);
 		pm_buf_dispose(&b);
 	}
@@ -647,35 +647,35 @@ static void test_dbp_roundtrip(void)
 
 static void test_dbp_malformed(void)
 {
-	pq_dbp_dec d;
+	pm_pq_dbp_dec d;
 	int32_t o[64];
 	int64_t o64[64];
 	/* block size 0, not multiple of 128, miniblocks 0, values per miniblock not /32 */
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x00\x04\x05\x02", 4, 32, 10), PAIMON_ECORRUPT);
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x40\x04\x05\x02", 4, 32, 10), PAIMON_ECORRUPT);
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x00\x05\x02", 5, 32, 10), PAIMON_ECORRUPT);
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x03\x05\x02", 5, 32, 10), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x00\x04\x05\x02", 4, 32, 10), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x40\x04\x05\x02", 4, 32, 10), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x00\x05\x02", 5, 32, 10), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x03\x05\x02", 5, 32, 10), PAIMON_ECORRUPT);
 	CHECK_MSG("miniblocks");
 	/* absurd count */
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\xff\xff\xff\xff\x0f\x02", 9, 32, 1000), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\xff\xff\xff\xff\x0f\x02", 9, 32, 1000), PAIMON_ECORRUPT);
 	CHECK_MSG("promises");
 	/* truncated header */
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04", 3, 32, 10), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04", 3, 32, 10), PAIMON_ECORRUPT);
 	/* miniblock width 33 for INT32, 65 for INT64 */
-	CHECK_OK(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x21\x00\x00\x00", 10, 32, 5));
-	CHECK_RC(pq_dbp_get32(&d, o, 5), PAIMON_ECORRUPT);
+	CHECK_OK(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x21\x00\x00\x00", 10, 32, 5));
+	CHECK_RC(pm_pq_dbp_get32(&d, o, 5), PAIMON_ECORRUPT);
 	CHECK_MSG("exceeds 32");
-	CHECK_OK(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x41\x00\x00\x00", 10, 64, 5));
-	CHECK_RC(pq_dbp_get64(&d, o64, 5), PAIMON_ECORRUPT);
+	CHECK_OK(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x41\x00\x00\x00", 10, 64, 5));
+	CHECK_RC(pm_pq_dbp_get64(&d, o64, 5), PAIMON_ECORRUPT);
 	/* widths truncated */
-	CHECK_OK(pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x00", 7, 32, 5));
-	CHECK_RC(pq_dbp_get32(&d, o, 5), PAIMON_ECORRUPT);
+	CHECK_OK(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x01\x04\x05\x02\x02\x00", 7, 32, 5));
+	CHECK_RC(pm_pq_dbp_get32(&d, o, 5), PAIMON_ECORRUPT);
 	/* ULEB longer than 10 bytes */
-	CHECK_RC(pq_dbp_init(&d, (const uint8_t *)"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11, 64, 5),
+	CHECK_RC(pm_pq_dbp_init(&d, (const uint8_t *)"\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11, 64, 5),
 		PAIMON_ECORRUPT);
 	/* huge block size with width-0 miniblock: only the asked count is produced */
-	CHECK_OK(pq_dbp_init(&d, (const uint8_t *)"\x80\x80\x80\x80\x08\x01\x3c\x00\x00\x00", 10, 32, 60));
-	CHECK_OK(pq_dbp_get32(&d, o, 60));
+	CHECK_OK(pm_pq_dbp_init(&d, (const uint8_t *)"\x80\x80\x80\x80\x08\x01\x3c\x00\x00\x00", 10, 32, 60));
+	CHECK_OK(pm_pq_dbp_get32(&d, o, 60));
 	CHECK(o[59] == 0);
 }
 
@@ -687,7 +687,7 @@ static void build_dlba(pm_buf *b, const char *const *s, int n)
 	int i;
 	for (i = 0; i < n; i++)
 		lens[i] = (int32_t)strlen(s[i]);
-	pq_dbp_encode32(b, lens, n);
+	pm_pq_dbp_encode32(b, lens, n);
 	for (i = 0; i < n; i++)
 		pm_buf_puts(b, s[i]);
 }
@@ -709,28 +709,28 @@ static void test_dlba(void)
 {
 	static const char *const words[] = {"Hello", "World", "Foobar", "ABCDEF"};
 	pm_buf b = PM_BUF_INIT;
-	pq_dlba_dec d;
+	pm_pq_dlba_dec d;
 	pm_array_builder *ab = pm_ab_new_binary("u", 0);
 	int i;
 	build_dlba(&b, words, 4);
-	CHECK_OK(pq_dlba_init(&d, (uint8_t *)b.data, b.len, 4));
-	CHECK_OK(pq_dlba_get(&d, ab, 1));
-	CHECK_OK(pq_dlba_get(&d, ab, 3));
-	CHECK_RC(pq_dlba_get(&d, ab, 1), PAIMON_ECORRUPT);
+	CHECK_OK(pm_pq_dlba_init(&d, (uint8_t *)b.data, b.len, 4));
+	CHECK_OK(pm_pq_dlba_get(&d, ab, 1));
+	CHECK_OK(pm_pq_dlba_get(&d, ab, 3));
+	CHECK_RC(pm_pq_dlba_get(&d, ab, 1), PAIMON_ECORRUPT);
 	for (i = 0; i < 4; i++)
 		CHECK(builder_value_is(ab, i, words[i]));
-	pq_dlba_dispose(&d);
+	pm_pq_dlba_dispose(&d);
 	/* data shorter than the lengths */
-	CHECK_RC(pq_dlba_init(&d, (uint8_t *)b.data, b.len - 1, 4), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dlba_init(&d, (uint8_t *)b.data, b.len - 1, 4), PAIMON_ECORRUPT);
 	CHECK_MSG("add up");
-	CHECK_RC(pq_dlba_init(&d, (uint8_t *)b.data, b.len, 3), PAIMON_ECORRUPT);
+	CHECK_RC(pm_pq_dlba_init(&d, (uint8_t *)b.data, b.len, 3), PAIMON_ECORRUPT);
 	pm_buf_clear(&b);
 	/* a negative length */
 	{
 		int32_t l[2] = {3, -1};
-		pq_dbp_encode32(&b, l, 2);
+		pm_pq_dbp_encode32(&b, l, 2);
 		pm_buf_puts(&b, "abc");
-		CHECK_RC(pq_dlba_init(&d, (uint8_t *)b.data, b.len, 2), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_dlba_init(&d, (uint8_t *)b.data, b.len, 2), PAIMON_ECORRUPT);
 		CHECK_MSG("negative");
 	}
 	/* large: 100003 random strings */
@@ -742,14 +742,14 @@ static void test_dlba(void)
 		pm_buf_clear(&b);
 		for (k = 0; k < n; k++)
 			total += (uint64_t)(lens[k] = (int32_t)(rnd() % 20));
-		pq_dbp_encode32(&b, lens, n);
+		pm_pq_dbp_encode32(&b, lens, n);
 		for (k = 0; k < (int64_t)total; k++)
 			pm_buf_putc(&b, (char)('a' + k % 26));
-		CHECK_OK(pq_dlba_init(&d, (uint8_t *)b.data, b.len, n));
-		CHECK_OK(pq_dlba_get(&d, lab, n));
+		CHECK_OK(pm_pq_dlba_init(&d, (uint8_t *)b.data, b.len, n));
+		CHECK_OK(pm_pq_dlba_get(&d, lab, n));
 		CHECK(lab->values.len == total && pm_ab_length(lab) == n);
 		CHECK_OK(pm_ab_validate(lab));
-		pq_dlba_dispose(&d);
+		pm_pq_dlba_dispose(&d);
 		pm_ab_free(lab);
 		free(lens);
 	}
@@ -763,8 +763,8 @@ static void build_dba(pm_buf *b, const int32_t *pre, const char *const *suf, int
 	int i;
 	for (i = 0; i < n; i++)
 		sl[i] = (int32_t)strlen(suf[i]);
-	pq_dbp_encode32(b, pre, n);
-	pq_dbp_encode32(b, sl, n);
+	pm_pq_dbp_encode32(b, pre, n);
+	pm_pq_dbp_encode32(b, sl, n);
 	for (i = 0; i < n; i++)
 		pm_buf_puts(b, suf[i]);
 }
@@ -776,18 +776,18 @@ static void test_dba(void)
 	static const char *const suf[] = {"axis", "le", "babble", "yhood"};
 	static const int32_t pre[] = {0, 2, 0, 3};
 	pm_buf b = PM_BUF_INIT;
-	pq_dba_dec d;
+	pm_pq_dba_dec d;
 	int large, i;
 	build_dba(&b, pre, suf, 4);
 	for (large = 0; large < 2; large++) {
 		pm_array_builder *ab = pm_ab_new_binary(NULL, large);
-		CHECK_OK(pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
-		CHECK_OK(pq_dba_get(&d, ab, 2)); /* split across calls: prefix from the saved value */
-		CHECK_OK(pq_dba_get(&d, ab, 2));
+		CHECK_OK(pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
+		CHECK_OK(pm_pq_dba_get(&d, ab, 2)); /* split across calls: prefix from the saved value */
+		CHECK_OK(pm_pq_dba_get(&d, ab, 2));
 		for (i = 0; i < 4; i++)
 			CHECK(builder_value_is(ab, i, want[i]));
-		CHECK_RC(pq_dba_get(&d, ab, 1), PAIMON_ECORRUPT);
-		pq_dba_dispose(&d);
+		CHECK_RC(pm_pq_dba_get(&d, ab, 1), PAIMON_ECORRUPT);
+		pm_pq_dba_dispose(&d);
 		pm_ab_free(ab);
 	}
 	/* prefix longer than the previous value */
@@ -797,11 +797,11 @@ static void test_dba(void)
 		pm_array_builder *ab = pm_ab_new_binary(NULL, 0);
 		pm_buf_clear(&b);
 		build_dba(&b, bad, s2, 2);
-		CHECK_OK(pq_dba_init(&d, (uint8_t *)b.data, b.len, 2));
-		CHECK_RC(pq_dba_get(&d, ab, 2), PAIMON_ECORRUPT);
+		CHECK_OK(pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 2));
+		CHECK_RC(pm_pq_dba_get(&d, ab, 2), PAIMON_ECORRUPT);
 		CHECK_MSG("prefix length 5");
 		CHECK_OK(pm_ab_validate(ab));
-		pq_dba_dispose(&d);
+		pm_pq_dba_dispose(&d);
 		pm_ab_free(ab);
 	}
 	/* FLBA of width 4 */
@@ -811,23 +811,23 @@ static void test_dba(void)
 		uint8_t out[16];
 		pm_buf_clear(&b);
 		build_dba(&b, p4, s4, 4);
-		CHECK_OK(pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
-		CHECK_OK(pq_dba_get_fixed(&d, 4, out, 1));
-		CHECK_OK(pq_dba_get_fixed(&d, 4, out + 4, 3));
+		CHECK_OK(pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
+		CHECK_OK(pm_pq_dba_get_fixed(&d, 4, out, 1));
+		CHECK_OK(pm_pq_dba_get_fixed(&d, 4, out + 4, 3));
 		CHECK(memcmp(out, "abcdabcxabyzabyz", 16) == 0);
-		pq_dba_dispose(&d);
-		CHECK_OK(pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
-		CHECK_RC(pq_dba_get_fixed(&d, 5, out, 1), PAIMON_ECORRUPT);
-		pq_dba_dispose(&d);
+		pm_pq_dba_dispose(&d);
+		CHECK_OK(pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 4));
+		CHECK_RC(pm_pq_dba_get_fixed(&d, 5, out, 1), PAIMON_ECORRUPT);
+		pm_pq_dba_dispose(&d);
 	}
 	/* prefix and suffix counts differ */
 	{
 		int32_t p1[1] = {0}, s1[2] = {1, 1};
 		pm_buf_clear(&b);
-		pq_dbp_encode32(&b, p1, 1);
-		pq_dbp_encode32(&b, s1, 2);
+		pm_pq_dbp_encode32(&b, p1, 1);
+		pm_pq_dbp_encode32(&b, s1, 2);
 		pm_buf_puts(&b, "ab");
-		CHECK_RC(pq_dba_init(&d, (uint8_t *)b.data, b.len, 2), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 2), PAIMON_ECORRUPT);
 	}
 	pm_buf_dispose(&b);
 }
@@ -842,12 +842,12 @@ static void test_bss(void)
 	{
 		static const uint8_t bss[] = {0x00, 0x00, 0x00, 0x00, 0x80, 0x00, 0x3f, 0x40};
 		float f[2];
-		pq_bss_dec d;
-		CHECK_OK(pq_bss_init(&d, bss, 8, 4, 2));
-		CHECK_OK(pq_bss_get(&d, f, 2));
+		pm_pq_bss_dec d;
+		CHECK_OK(pm_pq_bss_init(&d, bss, 8, 4, 2));
+		CHECK_OK(pm_pq_bss_get(&d, f, 2));
 		CHECK(f[0] == 1.0f && f[1] == 2.0f);
-		CHECK_RC(pq_bss_init(&d, bss, 7, 4, 1), PAIMON_ECORRUPT);
-		CHECK_RC(pq_bss_init(&d, bss, 8, 4, 3), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_bss_init(&d, bss, 7, 4, 1), PAIMON_ECORRUPT);
+		CHECK_RC(pm_pq_bss_init(&d, bss, 8, 4, 3), PAIMON_ECORRUPT);
 	}
 	for (wi = 0; wi < 5; wi++) {
 		for (li = 0; li < NLENS; li++) {
@@ -855,15 +855,15 @@ static void test_bss(void)
 			int64_t n = LENS[li], i;
 			uint8_t *v = malloc((size_t)(n * w) + 1), *o = malloc((size_t)(n * w) + 1);
 			pm_buf b = PM_BUF_INIT;
-			pq_bss_dec d;
+			pm_pq_bss_dec d;
 			for (i = 0; i < n * w; i++)
 				v[i] = (uint8_t)rnd();
-			CHECK_OK(pq_bss_encode(&b, v, n, w));
-			CHECK_OK(pq_bss_init(&d, (uint8_t *)b.data, b.len, w, n));
-			CHECK_OK(pq_bss_get(&d, o, n / 3));
-			CHECK_OK(pq_bss_get(&d, o + (n / 3) * w, n - n / 3));
+			CHECK_OK(pm_pq_bss_encode(&b, v, n, w));
+			CHECK_OK(pm_pq_bss_init(&d, (uint8_t *)b.data, b.len, w, n));
+			CHECK_OK(pm_pq_bss_get(&d, o, n / 3));
+			CHECK_OK(pm_pq_bss_get(&d, o + (n / 3) * w, n - n / 3));
 			CHECK(n == 0 || memcmp(o, v, (size_t)(n * w)) == 0);
-			CHECK_RC(pq_bss_get(&d, o, 1), PAIMON_ECORRUPT);
+			CHECK_RC(pm_pq_bss_get(&d, o, 1), PAIMON_ECORRUPT);
 			pm_buf_dispose(&b);
 			free(v);
 			free(o);
@@ -878,9 +878,9 @@ static void test_oom(void)
 	long nth;
 	int failures_seen = 0;
 	for (nth = 1; nth < 200; nth++) {
-		pq_dict_builder db;
+		pm_pq_dict_builder db;
 		pm_buf b = PM_BUF_INIT;
-		pq_dba_dec d;
+		pm_pq_dba_dec d;
 		pm_array_builder *ab;
 		uint32_t idx[3000];
 		int64_t v[3000];
@@ -895,15 +895,15 @@ static void test_oom(void)
 		if (!ab) {
 			rc = PAIMON_ENOMEM;
 		} else {
-			if (!(rc = pq_dba_init(&d, (uint8_t *)b.data, b.len, 4))) {
-				rc = pq_dba_get(&d, ab, 4);
-				pq_dba_dispose(&d);
+			if (!(rc = pm_pq_dba_init(&d, (uint8_t *)b.data, b.len, 4))) {
+				rc = pm_pq_dba_get(&d, ab, 4);
+				pm_pq_dba_dispose(&d);
 			}
 			pm_ab_free(ab);
 		}
-		if (!rc && !(rc = pq_dictbuild_init(&db, 8))) {
-			rc = pq_dictbuild_put_fixed(&db, v, 3000, idx);
-			pq_dictbuild_dispose(&db);
+		if (!rc && !(rc = pm_pq_dictbuild_init(&db, 8))) {
+			rc = pm_pq_dictbuild_put_fixed(&db, v, 3000, idx);
+			pm_pq_dictbuild_dispose(&db);
 		}
 		pm_mem_fail_at(0);
 		pm_buf_dispose(&b);

@@ -1,6 +1,6 @@
 /*
  * tests/unit/parquet/test_filter.c - statistics evaluation of pruning
- * predicates (format/parquet/pq_filter.c): every conservative case.
+ * predicates (format/parquet/pm_pq_filter.c): every conservative case.
  */
 #include <math.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 
 static void rd(pm_tc_reader *r, const void *p, size_t n)
 {

@@ -31,10 +31,10 @@ static pm_type *parse_row(const char *s)
 static void test_field_ids(void)
 {
 	pm_type *t = NULL;
-	pq_wschema *s = NULL;
+	pm_pq_wschema *s = NULL;
 	CHECK_OK(pm_type_parse("ROW<`a` ARRAY<MAP<INT, ARRAY<INT>>>>", &t));
 	t->fields[0].id = 10;
-	CHECK_OK(pq_wschema_build(t, &s));
+	CHECK_OK(pm_pq_wschema_build(t, &s));
 	if (s) {
 		/* root, a, list, element(map), key_value, key, value(array), list, element */
 		CHECK(s->n_elems == 9);
@@ -52,18 +52,18 @@ static void test_field_ids(void)
 		CHECK_STR(s->cols[1].dotted, "a.list.element.key_value.value.list.element");
 	}
 	/* 32-bit wrap like Java */
-	CHECK(pq_array_element_id(2147483646, 1) == (int32_t)(536870911u + 2147483646u * 1024u + 1u));
-	CHECK(pq_decimal_flba_len(19) == 9 && pq_decimal_flba_len(38) == 16 && pq_decimal_flba_len(28) == 12);
-	pq_wschema_free(s);
+	CHECK(pm_pq_array_element_id(2147483646, 1) == (int32_t)(536870911u + 2147483646u * 1024u + 1u));
+	CHECK(pm_pq_decimal_flba_len(19) == 9 && pm_pq_decimal_flba_len(38) == 16 && pm_pq_decimal_flba_len(28) == 12);
+	pm_pq_wschema_free(s);
 	pm_type_free(t);
 }
 
 /* Writes one batch (a struct of the builders' arrays; root is freed) and reads the footer. */
-static int write_file(const char *path, const pm_type *row, pm_array_builder *root, const pq_writer_opts *o,
+static int write_file(const char *path, const pm_type *row, pm_array_builder *root, const pm_pq_writer_opts *o,
 	pm_pq_file_meta **fm)
 {
 	pm_fileio *io = NULL;
-	pq_writer *w = NULL;
+	pm_pq_writer *w = NULL;
 	struct ArrowArray a;
 	struct ArrowSchema s;
 	int rc;
@@ -72,9 +72,9 @@ static int write_file(const char *path, const pm_type *row, pm_array_builder *ro
 	if ((rc = pm_fileio_local_new(&io)))
 		return rc;
 	if (!(rc = pm_ab_schema(root, &s)) && !(rc = pm_ab_finish(root, &a)) &&
-	    !(rc = pq_writer_open(io, path, row, o, &w)) && !(rc = pq_writer_write(w, &a, &s)))
-		rc = pq_writer_close(w);
-	pq_writer_free(w);
+	    !(rc = pm_pq_writer_open(io, path, row, o, &w)) && !(rc = pm_pq_writer_write(w, &a, &s)))
+		rc = pm_pq_writer_close(w);
+	pm_pq_writer_free(w);
 	pm_ab_free(root);
 	if (a.release)
 		a.release(&a);
@@ -184,7 +184,7 @@ static void test_page_cutting(void)
 	pm_array_builder *ch[2], *root, *elem;
 	pm_pq_file_meta *fm = NULL;
 	pm_fileio *io = NULL;
-	pq_writer_opts o;
+	pm_pq_writer_opts o;
 	int32_t i;
 	snprintf(path, sizeof path, "%s/pages.parquet", dir);
 	ch[0] = pm_ab_new_fixed("i", 4);
@@ -205,10 +205,10 @@ static void test_page_cutting(void)
 	CHECK_OK(pm_ab_set_name(ch[1], "l", 1));
 	root = pm_ab_new_struct(ch, 2);
 	CHECK_OK(pm_ab_append_valid(root, 50000));
-	pq_writer_opts_default(&o);
+	pm_pq_writer_opts_default(&o);
 	o.dictionary = 0;
-	CHECK_OK(pq_writer_opts_set(&o, "page.size", "16kb"));
-	CHECK_RC(pq_writer_opts_set(&o, "page.sise", "1"), PAIMON_EINVAL);
+	CHECK_OK(pm_pq_writer_opts_set(&o, "page.size", "16kb"));
+	CHECK_RC(pm_pq_writer_opts_set(&o, "page.sise", "1"), PAIMON_EINVAL);
 	CHECK_MSG("page.sise");
 	CHECK_OK(write_file(path, row, root, &o, &fm));
 	CHECK_OK(pm_fileio_local_new(&io));

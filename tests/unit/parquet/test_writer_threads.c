@@ -71,30 +71,30 @@ static int make_batch(int64_t start, int64_t n, struct ArrowArray *a, struct Arr
 static int write_with(const char *path, const char *codec, const char *rg_size, int threads, pm_buf *out)
 {
 	pm_fileio *io = NULL;
-	pq_writer *w = NULL;
-	pq_writer_opts o;
+	pm_pq_writer *w = NULL;
+	pm_pq_writer_opts o;
 	struct ArrowArray a[3];
 	struct ArrowSchema sch[3];
 	int rc, b;
 	memset(a, 0, sizeof a);
 	memset(sch, 0, sizeof sch);
 	rng = 12345;
-	pq_writer_opts_default(&o);
-	if ((rc = pq_writer_opts_set(&o, "compression", codec)) || (rc = pq_writer_opts_set(&o, "row-group.size", rg_size)) ||
-	    (rc = pq_writer_opts_set(&o, "page.row-limit", "3000")) ||
-	    (rc = pq_writer_opts_set(&o, "threads", threads ? "1" : "0")))
+	pm_pq_writer_opts_default(&o);
+	if ((rc = pm_pq_writer_opts_set(&o, "compression", codec)) || (rc = pm_pq_writer_opts_set(&o, "row-group.size", rg_size)) ||
+	    (rc = pm_pq_writer_opts_set(&o, "page.row-limit", "3000")) ||
+	    (rc = pm_pq_writer_opts_set(&o, "threads", threads ? "1" : "0")))
 		return rc;
 	if ((rc = pm_fileio_local_new(&io)))
 		return rc;
 	for (b = 0; b < 3 && !rc; b++)
 		rc = make_batch((int64_t)b * 40000, 40000, &a[b], &sch[b]);
 	if (!rc)
-		rc = pq_writer_open_arrow(io, path, &sch[0], &o, &w);
+		rc = pm_pq_writer_open_arrow(io, path, &sch[0], &o, &w);
 	for (b = 0; b < 3 && !rc; b++)
-		rc = pq_writer_write(w, &a[b], &sch[b]);
+		rc = pm_pq_writer_write(w, &a[b], &sch[b]);
 	if (!rc)
-		rc = pq_writer_close(w);
-	pq_writer_free(w);
+		rc = pm_pq_writer_close(w);
+	pm_pq_writer_free(w);
 	for (b = 0; b < 3; b++) {
 		if (a[b].release)
 			a[b].release(&a[b]);
@@ -135,7 +135,7 @@ static void test_many_writers(void)
 {
 	char *dir = test_tmpdir(), p[4200];
 	pm_fileio *io = NULL;
-	pq_writer *w[8];
+	pm_pq_writer *w[8];
 	struct ArrowArray a;
 	struct ArrowSchema s;
 	int i;
@@ -144,13 +144,13 @@ static void test_many_writers(void)
 	CHECK_OK(make_batch(0, 50000, &a, &s));
 	for (i = 0; i < 8; i++) {
 		snprintf(p, sizeof p, "%s/m%d.parquet", dir, i);
-		CHECK_OK(pq_writer_open_arrow(io, p, &s, NULL, &w[i]));
-		CHECK_OK(pq_writer_write(w[i], &a, &s));
+		CHECK_OK(pm_pq_writer_open_arrow(io, p, &s, NULL, &w[i]));
+		CHECK_OK(pm_pq_writer_write(w[i], &a, &s));
 	}
 	for (i = 0; i < 8; i++) {
 		if (i % 2)
-			CHECK_OK(pq_writer_close(w[i]));
-		pq_writer_free(w[i]); /* even ones: abandoned with pages in flight */
+			CHECK_OK(pm_pq_writer_close(w[i]));
+		pm_pq_writer_free(w[i]); /* even ones: abandoned with pages in flight */
 	}
 	a.release(&a);
 	s.release(&s);

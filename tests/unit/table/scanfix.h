@@ -145,7 +145,7 @@ static inline int fx_write_file(fx *f, const char *part, int64_t first, int64_t 
 	pm_array_builder **cols = NULL, *st = NULL;
 	struct ArrowArray arr;
 	struct ArrowSchema sch;
-	pq_writer *w = NULL;
+	pm_pq_writer *w = NULL;
 	pm_pq_reader *r = NULL;
 	pm_partition_info pi;
 	pm_buf dir = PM_BUF_INIT, pb = PM_BUF_INIT;
@@ -190,8 +190,8 @@ static inline int fx_write_file(fx *f, const char *part, int64_t first, int64_t 
 	snprintf(path, sizeof path, "%s/%sbucket-0", f->table, dir.len ? pm_buf_cstr(&dir) : "");
 	pm_fileio_mkdirs(f->io, path);
 	snprintf(path, sizeof path, "%s/%sbucket-0/%s", f->table, dir.len ? pm_buf_cstr(&dir) : "", name);
-	if ((rc = pq_writer_open(f->io, path, row, NULL, &w)) != 0 || (rc = pq_writer_write(w, &arr, &sch)) != 0 ||
-	    (rc = pq_writer_close(w)) != 0)
+	if ((rc = pm_pq_writer_open(f->io, path, row, NULL, &w)) != 0 || (rc = pm_pq_writer_write(w, &arr, &sch)) != 0 ||
+	    (rc = pm_pq_writer_close(w)) != 0)
 		goto out;
 	if ((rc = pm_pq_reader_open(f->io, path, NULL, &r)) != 0)
 		goto out;
@@ -206,7 +206,7 @@ static inline int fx_write_file(fx *f, const char *part, int64_t first, int64_t 
 	if ((rc = pm_data_file_meta_init_append(&e->file)) != 0)
 		goto out;
 	e->file.file_name = pm_strdup(name);
-	e->file.file_size = (int64_t)pq_writer_bytes_written(w);
+	e->file.file_size = (int64_t)pm_pq_writer_bytes_written(w);
 	e->file.row_count = n;
 	e->file.schema_id = s->id;
 	if ((rc = pm_stats_modes(s, &modes, &dense)) != 0)
@@ -219,7 +219,7 @@ static inline int fx_write_file(fx *f, const char *part, int64_t first, int64_t 
 out:
 	pm_free(modes);
 	pm_pq_reader_free(r);
-	pq_writer_free(w);
+	pm_pq_writer_free(w);
 	if (arr.release)
 		arr.release(&arr);
 	if (sch.release)

@@ -13,7 +13,7 @@
 #include "paimonc/table.h"
 #include "arrow/arrow_builder.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 
 #ifndef ROWS
 #error "define ROWS before including smallfix.h"

@@ -11,10 +11,10 @@
 #include "core/mem.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
-#include "table/commit.h"
+#include "api/handles.h"
+#include "commit/commit.h"
 #include "table/partition.h"
-#include "table/write.h"
+#include "write/write.h"
 
 #include <dirent.h>
 #include <unistd.h>

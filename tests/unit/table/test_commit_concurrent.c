@@ -11,7 +11,7 @@
 #include "core/mem.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 
 #include <dirent.h>
 #include <sys/wait.h>

@@ -51,9 +51,9 @@
 #include "meta/manifest.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "table/partition.h"
-#include "table/write.h"
+#include "write/write.h"
 
 /* Orphan clean-up (table/orphan.h) is checked against the test's own
  * reference walk (0: the test deletes the strays itself). */
@@ -61,7 +61,7 @@
 #define CRASH_HAVE_ORPHAN 1
 #endif
 #if CRASH_HAVE_ORPHAN
-#include "table/orphan.h"
+#include "maint/orphan.h"
 #endif
 
 #include <dirent.h>

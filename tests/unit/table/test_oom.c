@@ -18,7 +18,7 @@
 #include "core/mem.h"
 #include "io/fileio.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 
 #include <stdlib.h>
 

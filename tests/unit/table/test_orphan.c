@@ -22,8 +22,8 @@
 #include "io/fileio.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
-#include "table/orphan.h"
+#include "api/handles.h"
+#include "maint/orphan.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -17,7 +17,7 @@
 #include "io/fileio.h"
 #include "io/fileio_fault.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 
 #include <stdlib.h>
 #include <sys/wait.h>

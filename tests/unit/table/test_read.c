@@ -5,7 +5,7 @@
  */
 #include "scanfix.h"
 #include "paimonc/table.h"
-#include "table/scan.h"
+#include "scan/scan.h"
 
 typedef struct result {
 	int64_t rows;

@@ -4,7 +4,7 @@
  * corrupt / missing metadata errors.
  */
 #include "scanfix.h"
-#include "table/scan.h"
+#include "scan/scan.h"
 #include "table/predicate.h"
 
 #include <time.h>

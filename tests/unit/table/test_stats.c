@@ -180,7 +180,7 @@ static pm_array_builder *build(const pm_type *row, int from, int to)
 	return root;
 }
 
-static int write_batch(pq_writer *w, pm_array_builder *root)
+static int write_batch(pm_pq_writer *w, pm_array_builder *root)
 {
 	struct ArrowArray a;
 	struct ArrowSchema s;
@@ -188,7 +188,7 @@ static int write_batch(pq_writer *w, pm_array_builder *root)
 	memset(&a, 0, sizeof a);
 	memset(&s, 0, sizeof s);
 	if (!(rc = pm_ab_schema(root, &s)) && !(rc = pm_ab_finish(root, &a)))
-		rc = pq_writer_write(w, &a, &s);
+		rc = pm_pq_writer_write(w, &a, &s);
 	pm_ab_free(root);
 	if (a.release)
 		a.release(&a);
@@ -201,7 +201,7 @@ typedef struct fixture {
 	char *dir;
 	pm_fileio *io;
 	pm_type *row;
-	pq_writer *w;
+	pm_pq_writer *w;
 	pm_table_schema s;
 	const pm_pq_file_meta *fm;
 } fixture;
@@ -210,7 +210,7 @@ typedef struct fixture {
 static void fixture_open(fixture *fx)
 {
 	char path[4200];
-	pq_writer_opts o;
+	pm_pq_writer_opts o;
 	memset(fx, 0, sizeof *fx);
 	init_strings();
 	v_name[0] = "apple"; v_name[1] = long_z; v_name[2] = ""; v_name[3] = "banana"; v_name[4] = "cherry";
@@ -221,17 +221,17 @@ static void fixture_open(fixture *fx)
 	fx->row = parse_row(ROW_TYPE);
 	CHECK(fx->row != NULL);
 	CHECK_OK(pm_fileio_local_new(&fx->io));
-	pq_writer_opts_default(&o);
+	pm_pq_writer_opts_default(&o);
 	o.row_group_size = 1;
-	CHECK_OK(pq_writer_open(fx->io, path, fx->row, &o, &fx->w));
-	CHECK(pq_writer_file_meta(fx->w) == NULL);
+	CHECK_OK(pm_pq_writer_open(fx->io, path, fx->row, &o, &fx->w));
+	CHECK(pm_pq_writer_file_meta(fx->w) == NULL);
 	CHECK_OK(write_batch(fx->w, build(fx->row, 0, 3)));
 	CHECK_OK(write_batch(fx->w, build(fx->row, 3, 5)));
-	CHECK_OK(pq_writer_close(fx->w));
-	fx->fm = pq_writer_file_meta(fx->w);
+	CHECK_OK(pm_pq_writer_close(fx->w));
+	fx->fm = pm_pq_writer_file_meta(fx->w);
 	CHECK(fx->fm != NULL);
 	CHECK(fx->fm && fx->fm->n_row_groups == 2);
-	CHECK(fx->fm && fx->fm->file_size == pq_writer_bytes_written(fx->w));
+	CHECK(fx->fm && fx->fm->file_size == pm_pq_writer_bytes_written(fx->w));
 	fx->s.fields = fx->row->fields;
 	fx->s.nfields = fx->row->nfields;
 	pm_strmap_set(&fx->s.options, "fields.bi.stats-mode", "counts");
@@ -241,7 +241,7 @@ static void fixture_open(fixture *fx)
 
 static void fixture_close(fixture *fx)
 {
-	pq_writer_free(fx->w);
+	pm_pq_writer_free(fx->w);
 	pm_fileio_close(fx->io);
 	pm_type_free(fx->row);
 	pm_strmap_dispose(&fx->s.options);

@@ -12,9 +12,9 @@
 #include "format/parquet/reader.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "table/partition.h"
-#include "table/write.h"
+#include "write/write.h"
 
 static paimon_table *make_table(const char *dir, const char *const *kv)
 {

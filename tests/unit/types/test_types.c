@@ -1,8 +1,8 @@
 #include "test.h"
 #include "core/buf.h"
 #include "core/mem.h"
-#include "format/json/jsonr.h"
-#include "format/json/jsonw.h"
+#include "serde/json/jsonr.h"
+#include "serde/json/jsonw.h"
 #include "paimonc/arrow_c.h"
 #include "types/datatype.h"
 

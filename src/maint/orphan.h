@@ -1,5 +1,5 @@
 /*
- * table/orphan.h - finding and removing orphan files: files under a table
+ * orphan/orphan.h - finding and removing orphan files: files under a table
  * directory that no snapshot, tag or schema references, left behind by
  * crashed or failed writes and commits (as Java's RemoveOrphanFiles action).
  *

@@ -1,9 +1,9 @@
 /*
- * format/thrift/thrift.c - Thrift compact protocol reader and writer (see
+ * serde/thrift/thrift.c - Thrift compact protocol reader and writer (see
  * thrift.h). Written from the protocol description: ULEB128 varints, zigzag
  * integers, delta-encoded field headers, nibble-packed list headers.
  */
-#include "format/thrift/thrift.h"
+#include "serde/thrift/thrift.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * table/catalog.h - internals of the filesystem catalog (spec core-format §1.1):
+ * api/handles.h - internals of the filesystem catalog (spec core-format §1.1):
  * <warehouse>/<db>.db/<table>/ with schema/, snapshot/, tag/ ...
  * The public face is include/paimonc/catalog.h; these structs back its
  * opaque handles.

@@ -1,5 +1,5 @@
 /*
- * table/commit.h - the commit protocol of append tables (spec core-format
+ * commit/commit.h - the commit protocol of append tables (spec core-format
  * §6) and commit messages.
  *
  * One commit = one snapshot: APPEND (new files) or OVERWRITE (DELETE

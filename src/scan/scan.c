@@ -1,5 +1,5 @@
 /*
- * table/scan.c - scan planning (see scan.h).
+ * scan/scan.c - scan planning (see scan.h).
  *
  * Planning cost is linear in the number of manifest entries: manifests are
  * pruned by their partition statistics before they are read, entries by
@@ -8,7 +8,7 @@
  * decoded lazily under the file's schema (schemas cached by id). Files are
  * grouped per (partition, bucket) with a hash table.
  */
-#include "table/scan.h"
+#include "scan/scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

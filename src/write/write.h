@@ -1,5 +1,5 @@
 /*
- * table/write.h - the table writer of append tables (spec core-format
+ * write/write.h - the table writer of append tables (spec core-format
  * §1.2-1.4, §7): Arrow batches in, Parquet data files out, one ADD
  * manifest entry (with DataFileMeta per §7.3) per finished file.
  *

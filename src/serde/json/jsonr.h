@@ -1,5 +1,5 @@
 /*
- * format/json/jsonr.h - reading JSON metadata with jansson, with errors that
+ * serde/json/jsonr.h - reading JSON metadata with jansson, with errors that
  * name the file ("what") and the key at fault. All return 0 or
  * PAIMON_ECORRUPT / PAIMON_ENOMEM with the message set.
  */

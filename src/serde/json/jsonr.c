@@ -1,4 +1,4 @@
-#include "format/json/jsonr.h"
+#include "serde/json/jsonr.h"
 #include "core/error.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * table/scan.h - scan planning for append tables (spec core-format §6.8,
+ * scan/scan.h - scan planning for append tables (spec core-format §6.8,
  * §8.1): resolve the snapshot (latest or time travel), read its manifests
  * with pruning (manifests by _PARTITION_STATS, entries by exact partition
  * values and by value statistics), and group the live files into splits

@@ -1,5 +1,5 @@
 /*
- * table/read.h - reading splits of append tables into Arrow batches
+ * read/read.h - reading splits of append tables into Arrow batches
  * (spec core-format §4.7, §6.8): one data file open at a time, columns
  * mapped from the file's schema to the read schema by field id (renamed,
  * added, dropped and widened columns), predicate pushed down to the
@@ -19,7 +19,7 @@
 #include "meta/schema.h"
 #include "paimonc/arrow_c.h"
 #include "table/predicate.h"
-#include "table/scan.h"
+#include "scan/scan.h"
 
 typedef struct pm_read_spec {
 	pm_fileio *io;                   /* borrowed; must outlive the stream */

@@ -1,5 +1,5 @@
 /*
- * table/write.c - the append-table writer (see write.h).
+ * write/write.c - the append-table writer (see write.h).
  *
  * A batch is first normalized into a view in table column order: children
  * of the caller's batch are borrowed as they are when the Parquet writer
@@ -10,7 +10,7 @@
  * addressing table; a batch that falls into one group is written without
  * copying, otherwise it is split with pm_arrow_filter.
  */
-#include "table/write.h"
+#include "write/write.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -63,7 +63,7 @@ typedef struct wgroup {
 	char uuid[PM_UUID_STR_LEN + 1];
 	int64_t file_n;            /* next file counter */
 	int64_t seq;               /* next sequence number */
-	pq_writer *pw;             /* open file or NULL */
+	pm_pq_writer *pw;             /* open file or NULL */
 	char *cur_name;
 	int64_t cur_rows;
 	int64_t cur_min_seq;
@@ -78,7 +78,7 @@ struct pm_table_writer {
 	pm_partition_info pi;
 	int has_pi;
 	pm_type *row_type;         /* ROW of the table's fields (file schema) */
-	pq_writer_opts pq;
+	pm_pq_writer_opts pq;
 	int64_t target_size;
 	int64_t target_rows;
 	char *prefix;              /* data-file.prefix */
@@ -179,16 +179,16 @@ static int setup_options(pm_table_writer *w)
 	if (v && strcasecmp(v, "parquet"))
 		return pm_err(PAIMON_EUNSUPPORTED, "file.format '%s' is not supported for writing (only parquet)", v);
 
-	pq_writer_opts_default(&w->pq);
+	pm_pq_writer_opts_default(&w->pq);
 	v = opt(w, "file.compression");
-	if ((rc = pq_writer_opts_set(&w->pq, "compression", v ? v : "zstd")))
+	if ((rc = pm_pq_writer_opts_set(&w->pq, "compression", v ? v : "zstd")))
 		return pm_err_wrap("option 'file.compression'");
 	if ((v = opt(w, "file.compression.zstd-level")) &&
-	    (rc = pq_writer_opts_set(&w->pq, "compression.level", v)))
+	    (rc = pm_pq_writer_opts_set(&w->pq, "compression.level", v)))
 		return pm_err_wrap("option 'file.compression.zstd-level'");
-	if ((v = opt(w, "parquet.page.size")) && (rc = pq_writer_opts_set(&w->pq, "page.size", v)))
+	if ((v = opt(w, "parquet.page.size")) && (rc = pm_pq_writer_opts_set(&w->pq, "page.size", v)))
 		return pm_err_wrap("option 'parquet.page.size'");
-	if ((v = opt(w, "parquet.enable.dictionary")) && (rc = pq_writer_opts_set(&w->pq, "dictionary", v)))
+	if ((v = opt(w, "parquet.enable.dictionary")) && (rc = pm_pq_writer_opts_set(&w->pq, "dictionary", v)))
 		return pm_err_wrap("option 'parquet.enable.dictionary'");
 
 	w->target_size = DEFAULT_TARGET_FILE_SIZE;
@@ -376,7 +376,7 @@ static void group_free(pm_table_writer *w, wgroup *g)
 		return;
 	group_drop_pending(w, g);
 	pm_free(g->pend);
-	pq_writer_free(g->pw); /* removes an unfinished file */
+	pm_pq_writer_free(g->pw); /* removes an unfinished file */
 	pm_bytes_dispose(&g->partition);
 	pm_free(g->dir);
 	pm_free(g->cur_name);
@@ -460,7 +460,7 @@ static int open_file(pm_table_writer *w, wgroup *g)
 	g->file_n++;
 	if (!(path = pm_path_join(g->dir, g->cur_name)))
 		return PAIMON_ENOMEM;
-	rc = pq_writer_open(w->io, path, w->row_type, &w->pq, &g->pw);
+	rc = pm_pq_writer_open(w->io, path, w->row_type, &w->pq, &g->pw);
 	pm_free(path);
 	if (rc)
 		return rc;
@@ -478,7 +478,7 @@ static int close_file(pm_table_writer *w, wgroup *g)
 	char *path;
 	if (!g->pw)
 		return 0;
-	if ((rc = pq_writer_close(g->pw)))
+	if ((rc = pm_pq_writer_close(g->pw)))
 		return rc;
 	if (!(path = pm_path_join(g->dir, g->cur_name)))
 		return PAIMON_ENOMEM;
@@ -499,13 +499,13 @@ static int close_file(pm_table_writer *w, wgroup *g)
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
-	e->file.file_size = (int64_t)pq_writer_bytes_written(g->pw);
+	e->file.file_size = (int64_t)pm_pq_writer_bytes_written(g->pw);
 	e->file.row_count = g->cur_rows;
 	e->file.min_sequence_number = g->cur_min_seq;
 	e->file.max_sequence_number = g->cur_min_seq + g->cur_rows - 1;
 	e->file.schema_id = w->schema->id;
 	pm_simple_stats_dispose(&e->file.value_stats);
-	if ((rc = pm_stats_from_parquet(w->schema, w->modes, w->dense, pq_writer_file_meta(g->pw),
+	if ((rc = pm_stats_from_parquet(w->schema, w->modes, w->dense, pm_pq_writer_file_meta(g->pw),
 					&e->file.value_stats, &has_cols, &cols))) {
 		pm_strlist_dispose(&cols);
 		pm_err_wrap("statistics of data file '%s'", g->cur_name);
@@ -514,7 +514,7 @@ static int close_file(pm_table_writer *w, wgroup *g)
 	pm_strlist_dispose(&e->file.value_stats_cols);
 	e->file.has_value_stats_cols = has_cols;
 	e->file.value_stats_cols = cols;
-	pq_writer_free(g->pw);
+	pm_pq_writer_free(g->pw);
 	g->pw = NULL;
 	return 0;
 fail:
@@ -548,12 +548,12 @@ static int group_write(pm_table_writer *w, wgroup *g, const struct ArrowArray *b
 		slice.offset = b->offset + r;
 		slice.length = n;
 		slice.release = view_release;
-		if ((rc = pq_writer_write(g->pw, &slice, s)))
+		if ((rc = pm_pq_writer_write(g->pw, &slice, s)))
 			return rc;
 		g->cur_rows += n;
 		g->seq += n;
 		r += n;
-		if (g->cur_rows >= w->target_rows || (int64_t)pq_writer_bytes_written(g->pw) >= w->target_size) {
+		if (g->cur_rows >= w->target_rows || (int64_t)pm_pq_writer_bytes_written(g->pw) >= w->target_size) {
 			if ((rc = close_file(w, g)))
 				return rc;
 		}

@@ -1,5 +1,5 @@
 /*
- * table/catalog.c - the filesystem catalog.
+ * api/api_catalog.c - the filesystem catalog.
  *
  * A database is a directory "<name>.db" under the warehouse; a table is a
  * directory inside it that holds schema/schema-<n> (Java's
@@ -9,7 +9,7 @@
  * same way and, on losing a race, re-reads the latest schema and re-applies
  * the changes (as Java's SchemaManager does).
  */
-#include "table/catalog.h"
+#include "api/handles.h"
 #include "core/error.h"
 #include "core/mem.h"
 

@@ -1,4 +1,4 @@
-#include "format/json/jsonw.h"
+#include "serde/json/jsonw.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * table/orphan.c - orphan-file clean-up (see orphan.h).
+ * orphan/orphan.c - orphan-file clean-up (see orphan.h).
  *
  * Like Java's OrphanFilesClean the reference set holds file NAMES (the last
  * path component): every data, manifest, index and statistics file name
@@ -7,7 +7,7 @@
  * The whole reference set is built before anything is listed or deleted;
  * any failure while building it aborts the clean-up.
  */
-#include "table/orphan.h"
+#include "maint/orphan.h"
 
 #include <string.h>
 

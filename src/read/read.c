@@ -1,5 +1,5 @@
 /*
- * table/read.c - split -> Arrow batches (see read.h).
+ * read/read.c - split -> Arrow batches (see read.h).
  *
  * Per batch: the Parquet reader yields the file's columns (old names, old
  * types); each "work" column (projected columns, then columns read only
@@ -9,7 +9,7 @@
  * the limit applied. Only one data file is open at a time and batches are
  * produced on demand, so memory is bounded by the batch size.
  */
-#include "table/read.h"
+#include "read/read.h"
 
 #include <stdio.h>
 #include <string.h>

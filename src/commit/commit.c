@@ -1,7 +1,7 @@
 /*
- * table/commit.c - commit protocol (see commit.h; spec core-format §6).
+ * commit/commit.c - commit protocol (see commit.h; spec core-format §6).
  */
-#include "table/commit.h"
+#include "commit/commit.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "core/uuid.h"
 #include "meta/snapshot.h"
 #include "table/partition.h"
-#include "table/write.h"
+#include "write/write.h"
 #include "types/datum.h"
 
 /* ---------------------------------------------------------- messages */

@@ -1,5 +1,5 @@
 /*
- * format/thrift/thrift.h - Thrift compact protocol: a bounded reader over a
+ * serde/thrift/thrift.h - Thrift compact protocol: a bounded reader over a
  * byte slice and a writer into a pm_buf. Enough for Parquet's metadata
  * (FileMetaData, PageHeader, page index, bloom filter header).
  *

@@ -1,5 +1,5 @@
 /*
- * format/json/jsonw.h - streaming JSON writer that reproduces Java Paimon's
+ * serde/json/jsonw.h - streaming JSON writer that reproduces Java Paimon's
  * output byte for byte: Jackson's DefaultPrettyPrinter (2-space indent,
  * `"key" : value`, arrays inline as `[ a, b ]`, empty `[ ]` and `{ }`,
  * objects inside arrays as `[ {` ... `}, {` ... `} ]`, no trailing newline).

@@ -1,5 +1,5 @@
 /*
- * table/evolve.c - Arrow column conversions used when a data file was
+ * read/evolve.c - Arrow column conversions used when a data file was
  * written under an older schema: widening casts, all-null columns for
  * added fields and assembling struct batches from columns.
  *
@@ -7,7 +7,7 @@
  * (oa) released by oa_release; children whose release is NULL (moved out
  * by a consumer) are skipped, as the C Data Interface requires.
  */
-#include "table/read.h"
+#include "read/read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
