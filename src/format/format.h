@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/strs.h"
 #include "format/parquet/parquet_meta.h"
 #include "format/parquet/pq_filter.h"
 #include "io/fileio.h"
@@ -51,13 +52,8 @@ typedef struct pm_format_read_options {
 	int threads;               /* <= 1: decode on the calling thread */
 } pm_format_read_options;
 
-/* Options of a writer, as table options (`file.compression`,
- * `parquet.page.size`, ...); each format reads the keys it knows. */
-typedef struct pm_format_write_options {
-	const char *const *keys;
-	const char *const *values;
-	size_t n;
-} pm_format_write_options;
+/* A format's parsed writer options (opaque; see write_options below). */
+typedef struct pm_format_wopts pm_format_wopts;
 
 /* What a finished file tells its statistics extractor (the table layer
  * turns it into Paimon's SimpleStats). Today the Parquet footer; a format
@@ -76,9 +72,17 @@ struct pm_format {
 	int (*reader_open)(pm_fileio *io, const char *path, const pm_format_read_options *opt,
 			   pm_format_reader **out);
 
-	/* Writing rows of type `row` (a ROW type) into a new file at path. */
+	/* Parses the writer options this format knows from table options
+	 * (`file.compression`, `file.compression.zstd-level`, `parquet.*`),
+	 * once per table writer; PAIMON_EINVAL names the option at fault.
+	 * *out owned by the caller, freed with write_options_free. */
+	int (*write_options)(const pm_strmap *table_options, pm_format_wopts **out);
+	void (*write_options_free)(pm_format_wopts *o);
+
+	/* Writing rows of type `row` (a ROW type with field ids) into a new
+	 * file at path; opt from write_options (NULL: defaults). */
 	int (*writer_open)(pm_fileio *io, const char *path, const pm_type *row,
-			   const pm_format_write_options *opt, pm_format_writer **out);
+			   const pm_format_wopts *opt, pm_format_writer **out);
 };
 
 /* The reader of any format: a struct-typed stream of Arrow batches. */
