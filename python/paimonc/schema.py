@@ -206,7 +206,11 @@ class TableSchema:
         return pa.schema(_CapsuleHolder(self._native.to_arrow_capsule()))
 
     def __repr__(self):
-        return "TableSchema(id={}, fields={!r})".format(self.id, self.fields)
+        # pypaimon's TableSchema repr (a dataclass's), field by field.
+        return ("TableSchema(version={!r}, id={!r}, fields={!r}, highest_field_id={!r}, "
+                "partition_keys={!r}, primary_keys={!r}, options={!r}, comment={!r}, time_millis={!r})").format(
+            self.version, self.id, self.fields, self.highest_field_id, self.partition_keys,
+            self.primary_keys, self.options, self.comment, self.time_millis)
 
 
 def _parse_type(tjson):

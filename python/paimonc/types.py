@@ -2,13 +2,20 @@
 
 The class names follow pypaimon (``pypaimon.schema.data_types``): AtomicType,
 ArrayType, MultisetType, MapType, RowType, VectorType and DataField, each
-with ``nullable`` and ``to_dict()``. Two deliberate differences:
+with ``nullable`` and ``to_dict()``.
 
-* ``str(t)`` is Paimon's (Java's) SQL form, the same text libpaimonc prints:
-  ``ROW<`a` INT, `b` STRING 'comment'>``, ``TIMESTAMP(6) WITH LOCAL TIME ZONE``.
-  pypaimon prints ``ROW<a: INT, b: STRING>`` and ``TIMESTAMP_LTZ(6)``.
+* ``str(t)`` and ``repr(t)`` (and ``repr``/``str`` of a DataField) print what
+  pypaimon prints for the same type: ``ROW<a: INT, b: STRING COMMENT c>``,
+  ``MAP<STRING NOT NULL, INT>``, ``VECTOR<FLOAT, 4> NOT NULL``; an atomic type
+  prints its text (``AtomicType.type``, upper case when parsed) and
+  ``NOT NULL``. The fields of a loaded table come from libpaimonc, which
+  stores and reads Java's text, so a column pypaimon wrote as
+  ``TIMESTAMP_LTZ(6)`` prints as ``TIMESTAMP(6) WITH LOCAL TIME ZONE`` here.
+  pypaimon's ROW form is not parseable SQL: for Paimon's (Java's) SQL form,
+  the text libpaimonc prints and parses
+  (``ROW<`a` INT, `b` STRING COMMENT 'c'>``), use :func:`to_type_string`.
 * ``to_dict()`` is the JSON form Java writes in schema files (no extra
-  ``"nullable"`` key).
+  ``"nullable"`` key); pypaimon adds ``"nullable"`` to nested types.
 
 Types are parsed with :func:`parse_json_type` from the JSON form; the parser
 accepts both Java's and pypaimon's variants (``"nullable"`` key, ``MAP<K, V>``
@@ -45,12 +52,9 @@ class DataType:
     def __hash__(self):
         return hash(json.dumps(self.to_dict(), sort_keys=True))
 
-    def __repr__(self):
-        return "{}({!r})".format(type(self).__name__, str(self))
-
-    def __str__(self):
-        # One printer for every language: libpaimonc renders Java's form.
-        return _native.type_to_sql(json.dumps(self.to_dict()))
+    # Each subclass has pypaimon's __str__ and __repr__ (pypaimon's types are
+    # dataclasses: the generated repr shows the declared fields, not
+    # ``nullable``). Java's SQL form is _sql_string().
 
 
 class AtomicType(DataType):
@@ -66,6 +70,11 @@ class AtomicType(DataType):
     def to_dict(self):
         return self.type + _suffix(self.nullable)
 
+    def __str__(self):
+        return self.type + _suffix(self.nullable)
+
+    def __repr__(self):
+        return "AtomicType(type={!r})".format(self.type)
 
 
 class ArrayType(DataType):
@@ -79,6 +88,11 @@ class ArrayType(DataType):
     def to_dict(self):
         return {"type": "ARRAY" + _suffix(self.nullable), "element": self.element.to_dict()}
 
+    def __str__(self):
+        return "ARRAY<{}>{}".format(self.element, _suffix(self.nullable))
+
+    def __repr__(self):
+        return "ArrayType(element={!r})".format(self.element)
 
 
 class MultisetType(DataType):
@@ -92,6 +106,11 @@ class MultisetType(DataType):
     def to_dict(self):
         return {"type": "MULTISET" + _suffix(self.nullable), "element": self.element.to_dict()}
 
+    def __str__(self):
+        return "MULTISET<{}>{}".format(self.element, _suffix(self.nullable))
+
+    def __repr__(self):
+        return "MultisetType(element={!r})".format(self.element)
 
 
 class MapType(DataType):
@@ -107,6 +126,11 @@ class MapType(DataType):
         return {"type": "MAP" + _suffix(self.nullable), "key": self.key.to_dict(),
                 "value": self.value.to_dict()}
 
+    def __str__(self):
+        return "MAP<{}, {}>{}".format(self.key, self.value, _suffix(self.nullable))
+
+    def __repr__(self):
+        return "MapType(key={!r}, value={!r})".format(self.key, self.value)
 
 
 class VectorType(DataType):
@@ -122,6 +146,11 @@ class VectorType(DataType):
         return {"type": "VECTOR" + _suffix(self.nullable), "element": self.element.to_dict(),
                 "length": self.length}
 
+    def __str__(self):
+        return "VECTOR<{}, {}>{}".format(self.element, self.length, _suffix(self.nullable))
+
+    def __repr__(self):
+        return "VectorType(element={!r}, length={!r})".format(self.element, self.length)
 
 
 class RowType(DataType):
@@ -135,6 +164,15 @@ class RowType(DataType):
     def to_dict(self):
         return {"type": "ROW" + _suffix(self.nullable), "fields": [f.to_dict() for f in self.fields]}
 
+    def __str__(self):
+        # pypaimon's form: names unquoted, "name: TYPE", a non-empty
+        # description as " COMMENT text" (unquoted), no DEFAULT.
+        return "ROW<{}>{}".format(", ".join(
+            "{}: {}{}".format(f.name, f.type, " COMMENT {}".format(f.description) if f.description else "")
+            for f in self.fields), _suffix(self.nullable))
+
+    def __repr__(self):
+        return "RowType(fields={!r})".format(self.fields)
 
 
 class DataField:
@@ -162,8 +200,9 @@ class DataField:
         return hash(json.dumps(self.to_dict(), sort_keys=True))
 
     def __repr__(self):
-        return "DataField(id={!r}, name={!r}, type={!r}, description={!r})".format(
-            self.id, self.name, str(self.type), self.description)
+        # pypaimon's (a dataclass repr); str() is the same, as in pypaimon.
+        return "DataField(id={!r}, name={!r}, type={!r}, description={!r}, default_value={!r})".format(
+            self.id, self.name, self.type, self.description, self.default_value)
 
 
 _NOT_NULL = re.compile(r"\s+NOT\s+NULL\s*$", re.IGNORECASE)
@@ -200,6 +239,17 @@ def _split_top_level(text):
     raise ValueError("cannot split type arguments: {!r}".format(text))
 
 
+def _atomic_text(text):
+    """The text an AtomicType keeps: upper case, as pypaimon's parser keeps
+    it (so that str() agrees), except GEOMETRY/GEOGRAPHY, whose CRS argument
+    is kept as written. Other atomic types have only numeric arguments and
+    libpaimonc parses keywords in any case, so this changes no type."""
+    up = text.upper()
+    if up.startswith(("GEOMETRY", "GEOGRAPHY")):
+        return text
+    return up
+
+
 def parse_json_type(obj):
     """DataType from the JSON form of a schema file (a str or a dict)."""
     if isinstance(obj, str):
@@ -213,7 +263,7 @@ def parse_json_type(obj):
             return MultisetType(nullable, parse_json_type(base[9:-1]))
         if up.startswith("ARRAY<") and base.endswith(">"):
             return ArrayType(nullable, parse_json_type(base[6:-1]))
-        return AtomicType(base, nullable)
+        return AtomicType(_atomic_text(base), nullable)
     if isinstance(obj, dict):
         t = obj["type"]
         up = t.upper()
@@ -251,22 +301,30 @@ def _pyarrow_type_string(pa_type, nullable=True):
     return _native.type_from_arrow(pa.schema([field]).__arrow_c_schema__())
 
 
+def _sql_string(dtype):
+    """Paimon's (Java's) SQL text of a paimonc DataType, rendered by
+    libpaimonc: ``ROW<`a` INT, `b` STRING COMMENT 'c'>``. This, not str(),
+    is what goes to the C library (str() is pypaimon's form)."""
+    return _native.type_to_sql(json.dumps(dtype.to_dict()))
+
+
 def to_type_string(type_):
     """Paimon type text for whatever a user passes as a column type.
 
-    Accepted: a Paimon type string; a paimonc DataType; a pypaimon DataType
-    (anything with ``to_dict()``, converted through its JSON form, since
-    pypaimon's ``str()`` of ROW types is not parseable SQL); a pyarrow
-    DataType (mapped as pypaimon maps it).
+    Accepted: a Paimon type string (returned as is); a paimonc DataType or a
+    pypaimon DataType (anything with ``to_dict()``), both rendered in Java's
+    SQL form from their JSON form, since their ``str()`` (pypaimon's form)
+    of ROW types is not parseable SQL; a pyarrow DataType (mapped as
+    pypaimon maps it).
     """
     if isinstance(type_, str):
         return type_
     if isinstance(type_, DataType):
-        return str(type_)
+        return _sql_string(type_)
     mod = type(type_).__module__ or ""
     if mod.startswith("pyarrow"):
         return _pyarrow_type_string(type_)
     to_dict = getattr(type_, "to_dict", None)
     if callable(to_dict):
-        return str(parse_json_type(to_dict()))
+        return _sql_string(parse_json_type(to_dict()))
     raise TypeError("cannot use {!r} as a Paimon data type".format(type_))

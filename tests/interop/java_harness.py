@@ -10,6 +10,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from paimonc.types import to_type_string
+
 ROOT = Path(__file__).resolve().parents[2]
 HARNESS = ROOT / "tests" / "interop" / "java"
 
@@ -47,9 +49,10 @@ def batch(commands):
 
 
 def describe_paimonc(table):
-    """The paimonc view of a table in the harness's canonical `describe` form."""
+    """The paimonc view of a table in the harness's canonical `describe` form
+    (types in Java's SQL form: to_type_string, not pypaimon-style str())."""
     return {
-        "fields": [{"id": f.id, "name": f.name, "type": str(f.type), "description": f.description}
+        "fields": [{"id": f.id, "name": f.name, "type": to_type_string(f.type), "description": f.description}
                    for f in table.fields],
         "partitionKeys": list(table.partition_keys),
         "primaryKeys": list(table.primary_keys),

@@ -147,7 +147,11 @@ def test_create_from_columns(catalog):
         ("m", "MAP<STRING NOT NULL, ROW<`a b` INT, c STRING>>"),
     ], primary_keys=["id"]))
     t = catalog.get_table("db.c")
+    # str() is pypaimon's form; to_type_string() Java's SQL form
     assert [str(f.type) for f in t.fields] == [
+        "BIGINT NOT NULL", "FLOAT", "MAP<STRING NOT NULL, ROW<a b: INT, c: STRING>>"]
+    from paimonc.types import to_type_string
+    assert [to_type_string(f.type) for f in t.fields] == [
         "BIGINT NOT NULL", "FLOAT", "MAP<STRING NOT NULL, ROW<`a b` INT, `c` STRING>>"]
     assert t.fields[1].description == "value"
     # nested ROW fields get ids after the top-level ones, children first
