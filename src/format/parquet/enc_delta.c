@@ -472,7 +472,7 @@ int pm_pq_dba_get(pm_pq_dba_dec *d, pm_array_builder *ab, int64_t n)
 {
 	const int large = ab->kind == PM_AB_LARGE_BINARY;
 	int64_t base = (int64_t)ab->values.len, pos = base, i;
-	uint64_t total;
+	uint64_t total = 0;
 	const uint8_t *prev;
 	void *offs;
 	uint8_t *dst;

@@ -1346,7 +1346,7 @@ static int z_retire(pm_pq_writer *w, int nowait)
 	zjob *j = &w->z_jobs[w->z_head % ZQ];
 	pm_pq_colw *c;
 	page_loc *pl;
-	size_t hl;
+	size_t hl = 0;
 	int rc;
 	pthread_mutex_lock(&w->z_mu);
 	if (nowait && !j->done) {
