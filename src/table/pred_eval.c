@@ -356,7 +356,9 @@ static int pm_pq_literal(const pm_type *t, const pm_type *ft, const pm_binrow_da
 		double v = fval(t, d);
 		if (isnan(v) || v == 0.0) /* NaN: unknown to pq; +-0 statistics are unreliable */
 			return 1;
-		*rc = pm_datum_to_text(t, d, out);
+		/* The exact value: the shortest text of a FLOAT (0.1f -> "0.1")
+		 * read back as a double is another number than the float's. */
+		*rc = pm_buf_printf(out, "%.17g", v);
 		return 0;
 	}
 	case PM_DECIMAL:
