@@ -6,5 +6,6 @@
 #include "paimonc/catalog.h"
 #include "paimonc/parquet.h"
 #include "paimonc/parquet_writer.h"
+#include "paimonc/predicate.h"
 #include "paimonc/table.h"
 #endif

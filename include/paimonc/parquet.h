@@ -26,6 +26,7 @@
 
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
+#include "paimonc/predicate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,8 +37,9 @@ typedef struct paimon_parquet_reader paimon_parquet_reader;
 /**
  * Pruning predicates. A filter is a tree of leaf predicates on one column
  * (top-level or dotted nested primitive, not repeated) combined with AND /
- * OR / NOT. Literals are text (or bytes) parsed as the column's type when the
- * reader opens the file: integers, dates, times and timestamps as the
+ * OR / NOT. Literals are text (or bytes), read once when the leaf is made
+ * and checked against the column's type when the reader opens the file
+ * (PAIMON_EINVAL there if no value of that type): integers, dates, times and timestamps as the
  * decimal integer of the stored value (days, ms/us/ns), unsigned ints as
  * unsigned decimal, float/double as C strtod text, bool as "true"/"false",
  * decimal(p, s) as "-12.34" (rescaled to s), strings/binaries as raw bytes.
@@ -50,10 +52,9 @@ typedef struct paimon_parquet_reader paimon_parquet_reader;
  */
 typedef struct paimon_parquet_filter paimon_parquet_filter;
 
-enum paimon_parquet_filter_op {
-	PAIMON_PQ_EQ = 0, PAIMON_PQ_NE, PAIMON_PQ_LT, PAIMON_PQ_LE, PAIMON_PQ_GT, PAIMON_PQ_GE,
-	PAIMON_PQ_IN, PAIMON_PQ_NOT_IN, PAIMON_PQ_IS_NULL, PAIMON_PQ_IS_NOT_NULL, PAIMON_PQ_STARTS_WITH
-};
+/* op: a paimon_predicate_op (include/paimonc/predicate.h) from
+ * PAIMON_PRED_EQUAL to PAIMON_PRED_STARTS_WITH (ENDS_WITH and CONTAINS:
+ * PAIMON_EINVAL); the former PAIMON_PQ_ names remain as aliases. */
 
 /** Comparison / STARTS_WITH with a NUL-terminated literal; IS_NULL and
  *  IS_NOT_NULL take value_text NULL. */

@@ -22,6 +22,7 @@
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
 #include "paimonc/catalog.h"
+#include "paimonc/predicate.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -137,21 +138,7 @@ PAIMON_EXTERN(void) paimon_table_commit_free(paimon_table_commit *c);
 
 /* ------------------------------------------------------------- predicates */
 
-typedef enum paimon_predicate_op {
-	PAIMON_PRED_EQUAL = 0,
-	PAIMON_PRED_NOT_EQUAL,
-	PAIMON_PRED_LESS_THAN,
-	PAIMON_PRED_LESS_OR_EQUAL,
-	PAIMON_PRED_GREATER_THAN,
-	PAIMON_PRED_GREATER_OR_EQUAL,
-	PAIMON_PRED_IN,
-	PAIMON_PRED_NOT_IN,
-	PAIMON_PRED_IS_NULL,
-	PAIMON_PRED_IS_NOT_NULL,
-	PAIMON_PRED_STARTS_WITH,
-	PAIMON_PRED_ENDS_WITH,
-	PAIMON_PRED_CONTAINS
-} paimon_predicate_op;
+/* paimon_predicate_op: include/paimonc/predicate.h (shared with the Parquet filters). */
 
 /**
  * A leaf on column `column`. Literals are text in the canonical form of

@@ -6,7 +6,7 @@
  *          (capsule, dict of the reader's pruning counters) when metrics
  *   filter: a tree of tuples ("and", [node, ...]) / ("or", [node, ...]) /
  *       ("not", node) / ("leaf", column, op, [bytes, ...]) with op a
- *       paimon_parquet_filter_op and the literals as paimon_parquet_filter
+ *       paimon_predicate_op and the literals as paimon_parquet_filter
  *       parses them (the row groups / pages pruned; rows are not filtered)
  *   _native.parquet_meta_json(path, pages=False) -> str
  *

@@ -67,7 +67,7 @@ def read_table(path, columns=None, batch_rows=0, filters=None, metrics=None):
     return _read_filtered(str(path), columns, int(batch_rows), filters, metrics)
 
 
-# paimon_parquet_filter_op
+# paimon_predicate_op (include/paimonc/predicate.h)
 _OPS = {"=": 0, "==": 0, "!=": 1, "<": 2, "<=": 3, ">": 4, ">=": 5, "in": 6, "not in": 7,
         "is null": 8, "is not null": 9, "starts with": 10}
 

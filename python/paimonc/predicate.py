@@ -30,7 +30,7 @@ from .errors import InvalidArgumentError, UnsupportedError
 
 __all__ = ["Predicate", "PredicateBuilder"]
 
-# paimon_predicate_op
+# paimon_predicate_op (include/paimonc/predicate.h)
 _OPS = {
     "equal": 0, "notEqual": 1, "lessThan": 2, "lessOrEqual": 3, "greaterThan": 4,
     "greaterOrEqual": 5, "in": 6, "notIn": 7, "isNull": 8, "isNotNull": 9,

@@ -16,6 +16,14 @@ _Static_assert((int)PAIMON_PRED_EQUAL == (int)PM_PRED_EQ && (int)PAIMON_PRED_IN 
 		       (int)PAIMON_PRED_IS_NOT_NULL == (int)PM_PRED_IS_NOT_NULL &&
 		       (int)PAIMON_PRED_CONTAINS == (int)PM_PRED_CONTAINS,
 	       "predicate operator values differ");
+/* The Parquet filters (api_parquet_read.c) pass paimon_predicate_op values
+ * on to pm_pq_filter unchanged. */
+_Static_assert((int)PAIMON_PRED_EQUAL == (int)PM_PQF_EQ && (int)PAIMON_PRED_NOT_EQUAL == (int)PM_PQF_NE &&
+		       (int)PAIMON_PRED_GREATER_OR_EQUAL == (int)PM_PQF_GE && (int)PAIMON_PRED_IN == (int)PM_PQF_IN &&
+		       (int)PAIMON_PRED_NOT_IN == (int)PM_PQF_NOT_IN && (int)PAIMON_PRED_IS_NULL == (int)PM_PQF_IS_NULL &&
+		       (int)PAIMON_PRED_IS_NOT_NULL == (int)PM_PQF_IS_NOT_NULL &&
+		       (int)PAIMON_PRED_STARTS_WITH == (int)PM_PQF_STARTS_WITH,
+	       "Parquet filter operator values differ");
 
 PAIMON_EXTERN(int) paimon_predicate_leaf(paimon_predicate **out, const char *column, paimon_predicate_op op,
 					 const char *const *literals, const size_t *lens, size_t n)

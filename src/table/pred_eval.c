@@ -340,45 +340,59 @@ static int64_t ts_unit_nanos(const pm_type *t)
 	return t->precision <= 3 ? 1000000 : t->precision <= 6 ? 1000 : 0;
 }
 
-/* The stored-value text pm_pq_filter expects for literal d of bound type t in
- * a file column of type ft; 0 = ok, 1 = not representable (leaf unknown). */
-static int pm_pq_literal(const pm_type *t, const pm_type *ft, const pm_binrow_datum *d, pm_buf *out, int *rc)
+static __int128 dec_literal(const pm_type *t, const pm_binrow_datum *d);
+
+/* The pm_pq_filter literal (the stored value, typed) for literal d of
+ * bound type t in a file column of type ft; 1 = not representable (the
+ * leaf is unknown). */
+static int pq_literal(const pm_type *t, const pm_type *ft, const pm_binrow_datum *d, pm_pq_lit *o)
 {
-	*rc = 0;
+	memset(o, 0, sizeof *o);
 	switch (t->root) {
 	case PM_BOOLEAN:
-		*rc = pm_buf_puts(out, d->i ? "true" : "false");
+		o->kind = PM_PQL_BOOL;
+		o->v.b = d->i != 0;
 		return 0;
 	case PM_TINYINT: case PM_SMALLINT: case PM_INT: case PM_BIGINT: case PM_DATE: case PM_TIME:
-		*rc = pm_buf_printf(out, "%lld", (long long)d->i);
+		o->kind = PM_PQL_INT;
+		o->v.i = d->i;
 		return 0;
 	case PM_FLOAT: case PM_DOUBLE: {
 		double v = fval(t, d);
 		if (isnan(v) || v == 0.0) /* NaN: unknown to pq; +-0 statistics are unreliable */
 			return 1;
-		*rc = pm_datum_to_text(t, d, out);
+		o->kind = PM_PQL_DOUBLE; /* a FLOAT as its exact value */
+		o->v.d = v;
 		return 0;
 	}
-	case PM_DECIMAL:
-		*rc = pm_datum_to_text(t, d, out);
+	case PM_DECIMAL: {
+		__int128 v = dec_literal(t, d);
+		o->kind = PM_PQL_DECIMAL;
+		o->scale = t->scale;
+		o->v.dec.lo = (uint64_t)(unsigned __int128)v;
+		o->v.dec.hi = (int64_t)(v >> 64);
 		return 0;
+	}
 	case PM_TIMESTAMP: case PM_TIMESTAMP_LTZ: {
 		int64_t u = ts_unit_nanos(ft);
 		if (!u)
 			return 1;
+		o->kind = PM_PQL_INT;
 		if (u == 1000000) {
 			if (d->ts.nano_of_milli != 0)
 				return 1;
-			*rc = pm_buf_printf(out, "%lld", (long long)d->ts.millis);
+			o->v.i = d->ts.millis;
 			return 0;
 		}
 		if (d->ts.nano_of_milli % 1000 || d->ts.millis > INT64_MAX / 1000 || d->ts.millis < INT64_MIN / 1000 + 1)
 			return 1;
-		*rc = pm_buf_printf(out, "%lld", (long long)(d->ts.millis * 1000 + d->ts.nano_of_milli / 1000));
+		o->v.i = d->ts.millis * 1000 + d->ts.nano_of_milli / 1000;
 		return 0;
 	}
 	case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY:
-		*rc = d->bytes.n ? pm_buf_append(out, d->bytes.p, d->bytes.n) : 0;
+		o->kind = PM_PQL_BYTES;
+		o->v.bytes.p = d->bytes.p;
+		o->v.bytes.len = d->bytes.n;
 		return 0;
 	default:
 		return 1;
@@ -405,36 +419,29 @@ static int pm_pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, 
 {
 	static const int map[] = {PM_PQF_EQ, PM_PQF_NE, PM_PQF_LT, PM_PQF_LE, PM_PQF_GT, PM_PQF_GE,
 				  PM_PQF_IN, PM_PQF_NOT_IN, PM_PQF_IS_NULL, PM_PQF_IS_NOT_NULL, PM_PQF_STARTS_WITH};
+	pm_pq_lit one, *lits;
+	size_t n = 0;
+	int rc = 0;
 	*out = NULL;
 	if (op == PM_PRED_ENDS_WITH || op == PM_PRED_CONTAINS)
 		return 0;
 	if (op == PM_PRED_IS_NULL || op == PM_PRED_IS_NOT_NULL)
-		return pm_pq_filter_leaf(out, ff->name, map[op], NULL, NULL, 0);
+		return pm_pq_filter_leaf_typed(out, ff->name, map[op], NULL, 0);
 	if (op == PM_PRED_NOT_IN) {
 		/* AND of <> over the non-null literals (no literal: IS NOT NULL) */
 		pm_pq_filter **kids = pm_calloc(p->nlits + 1, sizeof *kids);
 		size_t nk = 0;
-		int rc = 0;
 		if (!kids)
 			return PAIMON_ENOMEM;
 		for (size_t i = 0; i < p->nlits && !rc; i++) {
-			if (p->vals[i].is_null)
+			if (p->vals[i].is_null || pq_literal(p->type, ff->type, &p->vals[i], &one))
 				continue;
-			pm_buf b = PM_BUF_INIT;
-			int lrc;
-			if (pm_pq_literal(p->type, ff->type, &p->vals[i], &b, &lrc) == 0 && !lrc) {
-				const void *v = b.data ? b.data : "";
-				size_t n = b.len;
-				rc = pm_pq_filter_leaf(&kids[nk], ff->name, PM_PQF_NE, &v, &n, 1);
-				if (!rc)
-					nk++;
-			} else if (lrc) {
-				rc = lrc;
-			}
-			pm_buf_dispose(&b);
+			rc = pm_pq_filter_leaf_typed(&kids[nk], ff->name, PM_PQF_NE, &one, 1);
+			if (!rc)
+				nk++;
 		}
 		if (!rc && nk == 0)
-			rc = pm_pq_filter_leaf(&kids[nk++], ff->name, PM_PQF_IS_NOT_NULL, NULL, NULL, 0);
+			rc = pm_pq_filter_leaf_typed(&kids[nk++], ff->name, PM_PQF_IS_NOT_NULL, NULL, 0);
 		if (rc) {
 			for (size_t i = 0; i < nk; i++)
 				pm_pq_filter_free(kids[i]);
@@ -451,31 +458,21 @@ static int pm_pq_leaf(const pm_predicate *p, pm_pred_op op, const pm_field *ff, 
 		return rc;
 	}
 	/* one literal, or IN over the non-null ones */
-	size_t n = 0;
-	pm_buf *bufs = pm_calloc(p->nlits ? p->nlits : 1, sizeof *bufs);
-	const void **vals = pm_calloc(p->nlits ? p->nlits : 1, sizeof *vals);
-	size_t *lens = pm_calloc(p->nlits ? p->nlits : 1, sizeof *lens);
-	int rc = 0, unknown = 0;
-	if (!bufs || !vals || !lens)
-		rc = PAIMON_ENOMEM;
-	for (size_t i = 0; !rc && !unknown && i < p->nlits; i++) {
+	lits = p->nlits <= 1 ? &one : pm_malloc(p->nlits * sizeof *lits);
+	if (!lits)
+		return PAIMON_ENOMEM;
+	for (size_t i = 0; i < p->nlits; i++) {
 		if (p->vals[i].is_null)
 			continue;
-		int lrc;
-		if (pm_pq_literal(p->type, ff->type, &p->vals[i], &bufs[n], &lrc))
-			unknown = 1; /* one unusable IN literal: the whole leaf is unknown */
-		rc = lrc;
-		vals[n] = bufs[n].data ? bufs[n].data : "";
-		lens[n] = bufs[n].len;
-		n++;
+		if (pq_literal(p->type, ff->type, &p->vals[i], &lits[n++])) {
+			n = 0; /* one unusable IN literal: the whole leaf is unknown */
+			break;
+		}
 	}
-	if (!rc && !unknown && (op != PM_PRED_IN || n > 0))
-		rc = pm_pq_filter_leaf(out, ff->name, map[op], vals, lens, n);
-	for (size_t i = 0; bufs && i < p->nlits; i++)
-		pm_buf_dispose(&bufs[i]);
-	pm_free(bufs);
-	pm_free(vals);
-	pm_free(lens);
+	if (n > 0)
+		rc = pm_pq_filter_leaf_typed(out, ff->name, map[op], lits, n);
+	if (lits != &one)
+		pm_free(lits);
 	return rc;
 }
 

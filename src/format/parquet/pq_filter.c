@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,12 +37,47 @@ typedef struct flit {
 	pm_pq_i128 dec;  /* CK_DEC */
 } flit;
 
+/* Parse results: 0 ok, 1 not representable exactly (the leaf never
+ * prunes), -1 syntax (binding fails). */
+
+/* A decimal literal before rescaling: |value| = mag * 10^-eff. */
+typedef struct dnum {
+	int8_t rc;    /* 1: more than 36 significant digits, -1: syntax */
+	bool neg;
+	bool big_ex;  /* exponent beyond +-100 */
+	int eff;
+	pm_pq_i128 mag;
+} dnum;
+
+/* A text literal read once, at construction, in every way a column may
+ * want it (the text rules of pq_filter.h). */
+typedef struct tlit {
+	int8_t i_rc, u_rc, d_rc, b_rc;
+	bool b;
+	int64_t i;
+	uint64_t u;
+	double d;
+	dnum dec;
+} tlit;
+
+/* One literal of a leaf: typed (v) or text (PQL_TEXT). Text and bytes
+ * are owned in raw (NUL-terminated). A typed literal bound to a column
+ * whose physical type it does not fit is read through its canonical
+ * text: raw and t are then made on first need. */
+#define PQL_TEXT (-1)
+typedef struct plit {
+	int kind;
+	pm_pq_lit lit;
+	uint8_t *raw;
+	size_t len;
+	tlit *t;
+} plit;
+
 struct paimon_parquet_filter {
 	int op;
 	char *column;
-	uint8_t **raw;
-	size_t *rawlen;
-	size_t n_raw;
+	plit *in;
+	size_t n_lits;
 	pm_pq_filter **kids;
 	size_t n_kids;
 	/* bound */
@@ -54,17 +90,124 @@ struct paimon_parquet_filter {
 	flit *lits;
 };
 
+/* ------------------------------------------------------------ text rules */
+
+/* Decimal text, the part that does not depend on the column's scale. */
+static void parse_dnum(const char *s, dnum *o)
+{
+	pm_pq_i128 v = 0;
+	int frac = 0, digits = 0;
+	long ex = 0;
+	bool dot = false;
+	memset(o, 0, sizeof *o);
+	if (*s == '-' || *s == '+')
+		o->neg = *s++ == '-';
+	for (; *s; s++) {
+		if (*s == '.' && !dot) {
+			dot = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			break;
+		if (digits || *s != '0')
+			digits++;
+		if (digits > 36) {
+			o->rc = 1;
+			return;
+		}
+		v = v * 10 + (*s - '0');
+		if (dot)
+			frac++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		char *end;
+		errno = 0;
+		ex = strtol(s + 1, &end, 10);
+		if (errno || end == s + 1 || *end) {
+			o->rc = -1;
+			return;
+		}
+		s = end;
+	}
+	if (*s) {
+		o->rc = -1;
+		return;
+	}
+	o->big_ex = ex > 100 || ex < -100;
+	o->eff = o->big_ex ? 0 : frac - (int)ex;
+	o->mag = v;
+}
+
+/* The unscaled value of a decimal literal at scale. */
+static int dnum_at(const dnum *n, int scale, pm_pq_i128 *out)
+{
+	const pm_pq_i128 lim = PQ_HAVE_I128 ? (pm_pq_i128)1000000000000000000LL * (pm_pq_i128)1000000000000000000LL : 0;
+	pm_pq_i128 v = n->mag;
+	int eff = n->eff;
+	if (n->rc)
+		return n->rc;
+	if (n->big_ex || scale < 0 || scale > 76)
+		return 1;
+	for (; eff < scale; eff++) {
+		if (v > lim)
+			return 1;
+		v *= 10;
+	}
+	for (; eff > scale; eff--) {
+		if (v % 10)
+			return 1;
+		v /= 10;
+	}
+	*out = n->neg ? -v : v;
+	return 0;
+}
+
+static void parse_text(const uint8_t *raw, size_t len, tlit *t)
+{
+	const char *s = (const char *)raw;
+	char *end;
+	memset(t, 0, sizeof *t);
+	if (strlen(s) != len || !*s) {
+		t->i_rc = t->u_rc = t->d_rc = t->b_rc = t->dec.rc = -1;
+		return;
+	}
+	if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "True"))
+		t->b = true;
+	else if (!(!strcmp(s, "false") || !strcmp(s, "0") || !strcmp(s, "False")))
+		t->b_rc = -1;
+	errno = 0;
+	t->i = strtoll(s, &end, 10);
+	t->i_rc = errno == ERANGE ? 1 : *end ? -1 : 0;
+	errno = 0;
+	if (*s == '-') {
+		t->u_rc = strtoll(s, &end, 10) < 0 && !*end ? 1 : -1;
+	} else {
+		t->u = strtoull(s, &end, 10);
+		t->u_rc = errno == ERANGE ? 1 : *end ? -1 : 0;
+	}
+	t->d = strtod(s, &end);
+	t->d_rc = *end ? -1 : isnan(t->d) ? 1 : 0;
+	parse_dnum(s, &t->dec);
+}
+
 /* ------------------------------------------------------------ building */
+
+static void free_lits(plit *in, size_t n)
+{
+	size_t i;
+	for (i = 0; in && i < n; i++) {
+		pm_free(in[i].raw);
+		pm_free(in[i].t);
+	}
+	pm_free(in);
+}
 
 void pm_pq_filter_free(pm_pq_filter *f)
 {
 	size_t i;
 	if (!f)
 		return;
-	for (i = 0; i < f->n_raw; i++)
-		pm_free(f->raw[i]);
-	pm_free(f->raw);
-	pm_free(f->rawlen);
+	free_lits(f->in, f->n_lits);
 	for (i = 0; i < f->n_kids; i++)
 		pm_pq_filter_free(f->kids[i]);
 	pm_free(f->kids);
@@ -73,11 +216,22 @@ void pm_pq_filter_free(pm_pq_filter *f)
 	pm_free(f);
 }
 
-int pm_pq_filter_leaf(pm_pq_filter **out, const char *column, int op, const void *const *vals,
-		      const size_t *lens, size_t n)
+static uint8_t *copy_bytes(const void *p, size_t n)
+{
+	uint8_t *r = pm_malloc(n + 1);
+	if (!r)
+		return NULL;
+	if (n)
+		memcpy(r, p, n);
+	r[n] = 0;
+	return r;
+}
+
+/* A leaf without literals yet: checks the column, operator and count. */
+static int new_leaf(pm_pq_filter **out, const char *column, int op, size_t n)
 {
 	pm_pq_filter *f;
-	size_t i, need;
+	size_t need;
 	*out = NULL;
 	if (!column)
 		return pm_err(PAIMON_EINVAL, "filter: NULL column name");
@@ -87,33 +241,85 @@ int pm_pq_filter_leaf(pm_pq_filter **out, const char *column, int op, const void
 	if (n != need)
 		return pm_err(PAIMON_EINVAL, "filter on '%s': operator %d takes %zu value(s), got %zu", column, op,
 			      need, n);
-	if (n && (!vals || !lens))
-		return pm_err(PAIMON_EINVAL, "filter on '%s': NULL values", column);
 	if (!(f = pm_calloc(1, sizeof *f)))
 		return PAIMON_ENOMEM;
 	f->op = op;
 	f->leaf = -1;
-	if (!(f->column = pm_strdup(column)) || !(f->raw = pm_calloc(n + 1, sizeof *f->raw)) ||
-	    !(f->rawlen = pm_calloc(n + 1, sizeof *f->rawlen)))
-		goto oom;
+	if (!(f->column = pm_strdup(column)) || !(f->in = pm_calloc(n + 1, sizeof *f->in))) {
+		pm_pq_filter_free(f);
+		return PAIMON_ENOMEM;
+	}
+	*out = f;
+	return 0;
+}
+
+int pm_pq_filter_leaf(pm_pq_filter **out, const char *column, int op, const void *const *vals,
+		      const size_t *lens, size_t n)
+{
+	pm_pq_filter *f;
+	size_t i;
+	int rc = new_leaf(&f, column, op, n);
+	*out = NULL;
+	if (rc)
+		return rc;
+	if (n && (!vals || !lens)) {
+		pm_pq_filter_free(f);
+		return pm_err(PAIMON_EINVAL, "filter on '%s': NULL values", column);
+	}
 	for (i = 0; i < n; i++) {
+		plit *l = &f->in[i];
 		if (!vals[i] && lens[i]) {
 			pm_pq_filter_free(f);
 			return pm_err(PAIMON_EINVAL, "filter on '%s': NULL value", column);
 		}
-		if (!(f->raw[i] = pm_malloc(lens[i] + 1)))
-			goto oom;
-		f->n_raw++;
-		if (lens[i])
-			memcpy(f->raw[i], vals[i], lens[i]);
-		f->raw[i][lens[i]] = 0;
-		f->rawlen[i] = lens[i];
+		l->kind = PQL_TEXT;
+		if (!(l->raw = copy_bytes(vals[i], lens[i])) || !(l->t = pm_malloc(sizeof *l->t))) {
+			f->n_lits = i + 1;
+			pm_pq_filter_free(f);
+			return PAIMON_ENOMEM;
+		}
+		l->len = lens[i];
+		parse_text(l->raw, l->len, l->t);
+		f->n_lits = i + 1;
 	}
 	*out = f;
 	return 0;
-oom:
-	pm_pq_filter_free(f);
-	return PAIMON_ENOMEM;
+}
+
+int pm_pq_filter_leaf_typed(pm_pq_filter **out, const char *column, int op, const pm_pq_lit *vals, size_t n)
+{
+	pm_pq_filter *f;
+	size_t i;
+	int rc = new_leaf(&f, column, op, n);
+	*out = NULL;
+	if (rc)
+		return rc;
+	if (n && !vals) {
+		pm_pq_filter_free(f);
+		return pm_err(PAIMON_EINVAL, "filter on '%s': NULL values", column);
+	}
+	for (i = 0; i < n; i++) {
+		plit *l = &f->in[i];
+		if (vals[i].kind < PM_PQL_BOOL || vals[i].kind > PM_PQL_BYTES ||
+		    (vals[i].kind == PM_PQL_BYTES && !vals[i].v.bytes.p && vals[i].v.bytes.len) ||
+		    (vals[i].kind == PM_PQL_DECIMAL && (vals[i].scale < 0 || vals[i].scale > 76))) {
+			pm_pq_filter_free(f);
+			return pm_err(PAIMON_EINVAL, "filter on '%s': bad typed value", column);
+		}
+		l->kind = vals[i].kind;
+		l->lit = vals[i];
+		f->n_lits = i + 1;
+		if (l->kind == PM_PQL_BYTES) {
+			if (!(l->raw = copy_bytes(vals[i].v.bytes.p, vals[i].v.bytes.len))) {
+				pm_pq_filter_free(f);
+				return PAIMON_ENOMEM;
+			}
+			l->len = vals[i].v.bytes.len;
+			l->lit.v.bytes.p = l->raw;
+		}
+	}
+	*out = f;
+	return 0;
 }
 
 int pm_pq_filter_combine(pm_pq_filter **out, int op, pm_pq_filter **kids, size_t n)
@@ -170,109 +376,199 @@ static int decimal_scale(const pm_pq_schema_element *e)
 	return e->has_scale ? e->scale : 0;
 }
 
-/* Decimal text -> unscaled value at scale; 0 ok, 1 not exact / too large,
- * -1 syntax. */
-static int parse_decimal(const char *s, int scale, pm_pq_i128 *out)
+/* A literal read by the text rules (pq_filter.h) for the bound column. */
+static int from_text(const pm_pq_filter *f, const pm_pq_schema_element *e, const plit *l, flit *o)
 {
-	pm_pq_i128 v = 0;
-	int frac = 0, digits = 0, eff;
-	long ex = 0;
-	bool neg = false, dot = false;
-	const pm_pq_i128 lim = PQ_HAVE_I128 ? (pm_pq_i128)1000000000000000000LL * (pm_pq_i128)1000000000000000000LL : 0;
-	if (*s == '-' || *s == '+')
-		neg = *s++ == '-';
-	for (; *s; s++) {
-		if (*s == '.' && !dot) {
-			dot = true;
-			continue;
-		}
-		if (*s < '0' || *s > '9')
-			break;
-		if (digits || *s != '0')
-			digits++;
-		if (digits > 36)
-			return 1;
-		v = v * 10 + (*s - '0');
-		if (dot)
-			frac++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		char *end;
-		errno = 0;
-		ex = strtol(s + 1, &end, 10);
-		if (errno || end == s + 1 || *end)
-			return -1;
-		s = end;
-	}
-	if (*s)
-		return -1;
-	if (ex > 100 || ex < -100 || scale < 0 || scale > 76)
-		return 1;
-	eff = frac - (int)ex;
-	for (; eff < scale; eff++) {
-		if (v > lim)
-			return 1;
-		v *= 10;
-	}
-	for (; eff > scale; eff--) {
-		if (v % 10)
-			return 1;
-		v /= 10;
-	}
-	*out = neg ? -v : v;
-	return 0;
-}
-
-static int parse_lit(pm_pq_filter *f, const pm_pq_schema_element *e, size_t k, flit *l)
-{
-	const char *s = (const char *)f->raw[k];
-	char *end;
-	if (f->ck == CK_BYTES) {
-		l->p = f->raw[k];
-		l->len = f->rawlen[k];
-		return 0;
-	}
-	if (strlen(s) != f->rawlen[k] || !*s)
-		return -1;
-	errno = 0;
+	const tlit *t = l->t;
+	pm_pq_i128 v;
+	int rc;
 	switch (f->ck) {
+	case CK_BYTES:
+		o->p = l->raw;
+		o->len = l->len;
+		return 0;
 	case CK_I64:
 		if (e->type == PM_PQ_BOOLEAN) {
-			if (!strcmp(s, "true") || !strcmp(s, "1") || !strcmp(s, "True"))
-				l->i = 1;
-			else if (!strcmp(s, "false") || !strcmp(s, "0") || !strcmp(s, "False"))
-				l->i = 0;
-			else
-				return -1;
-			return 0;
+			o->i = t->b;
+			return t->b_rc;
 		}
 		if (is_decimal(e)) {
-			pm_pq_i128 v;
-			int rc = parse_decimal(s, decimal_scale(e), &v);
-			if (rc)
+			if ((rc = dnum_at(&t->dec, decimal_scale(e), &v)))
 				return rc;
 			if (v > INT64_MAX || v < INT64_MIN)
 				return 1;
-			l->i = (int64_t)v;
+			o->i = (int64_t)v;
 			return 0;
 		}
-		l->i = strtoll(s, &end, 10);
-		return errno == ERANGE ? 1 : *end ? -1 : 0;
+		o->i = t->i;
+		return t->i_rc;
 	case CK_U64:
-		if (*s == '-')
-			return strtoll(s, &end, 10) < 0 && !*end ? 1 : -1;
-		l->i = (int64_t)strtoull(s, &end, 10);
-		return errno == ERANGE ? 1 : *end ? -1 : 0;
+		o->i = (int64_t)t->u;
+		return t->u_rc;
 	case CK_F64:
-		l->d = strtod(s, &end);
-		if (*end)
-			return -1;
-		return isnan(l->d) ? 1 : 0;
+		o->d = t->d;
+		return t->d_rc;
 	case CK_DEC:
-		return parse_decimal(s, decimal_scale(e), &l->dec);
+		return dnum_at(&t->dec, decimal_scale(e), &o->dec);
 	default:
 		return 1;
 	}
+}
+
+/* A typed integer or decimal as the text rules' decimal form. */
+static void typed_dnum(const pm_pq_lit *x, dnum *o)
+{
+	unsigned __int128 u;
+	memset(o, 0, sizeof *o);
+	if (x->kind == PM_PQL_INT) {
+		o->neg = x->v.i < 0;
+		o->mag = o->neg ? -(pm_pq_i128)x->v.i : (pm_pq_i128)x->v.i;
+		return;
+	}
+	u = (unsigned __int128)x->v.dec.hi << 64 | x->v.dec.lo;
+	o->neg = (x->v.dec.hi < 0);
+	if (o->neg)
+		u = (unsigned __int128)0 - u;
+	/* the text rules read at most 36 significant digits */
+	if (u >= (unsigned __int128)1000000000000000000ULL * (unsigned __int128)1000000000000000000ULL) {
+		o->rc = 1;
+		return;
+	}
+	o->mag = (pm_pq_i128)u;
+	o->eff = x->scale;
+}
+
+/* Canonical text of a typed literal (what the text rules read back as
+ * the same value), for a column its kind does not fit. */
+static int render(plit *l)
+{
+	char tmp[128];
+	const pm_pq_lit *x = &l->lit;
+	if (!l->raw) {
+		if (x->kind == PM_PQL_BOOL) {
+			snprintf(tmp, sizeof tmp, "%s", x->v.b ? "true" : "false");
+		} else if (x->kind == PM_PQL_INT) {
+			snprintf(tmp, sizeof tmp, "%lld", (long long)x->v.i);
+		} else if (x->kind == PM_PQL_DOUBLE) {
+			double d = x->v.d;
+			int prec;
+			if (isnan(d))
+				snprintf(tmp, sizeof tmp, "nan");
+			else if (isinf(d))
+				snprintf(tmp, sizeof tmp, "%s", d < 0 ? "-inf" : "inf");
+			else
+				for (prec = 1; prec <= 17; prec++) {
+					snprintf(tmp, sizeof tmp, "%.*g", prec, d);
+					if (strtod(tmp, NULL) == d)
+						break;
+				}
+		} else { /* DECIMAL */
+			unsigned __int128 u = (unsigned __int128)x->v.dec.hi << 64 | x->v.dec.lo;
+			char rev[96];
+			int n = 0, k, m = 0;
+			bool neg = x->v.dec.hi < 0;
+			if (neg)
+				u = (unsigned __int128)0 - u;
+			do {
+				rev[n++] = (char)('0' + (int)(u % 10));
+				u /= 10;
+			} while (u);
+			while (n <= x->scale && n < (int)sizeof rev)
+				rev[n++] = '0';
+			if (neg)
+				tmp[m++] = '-';
+			for (k = n - 1; k >= 0; k--) {
+				tmp[m++] = rev[k];
+				if (k == x->scale && x->scale > 0)
+					tmp[m++] = '.';
+			}
+			tmp[m] = 0;
+		}
+		if (!(l->raw = copy_bytes(tmp, strlen(tmp))))
+			return PAIMON_ENOMEM;
+		l->len = strlen(tmp);
+	}
+	if (!l->t) {
+		if (!(l->t = pm_malloc(sizeof *l->t)))
+			return PAIMON_ENOMEM;
+		parse_text(l->raw, l->len, l->t);
+	}
+	return 0;
+}
+
+/* A literal for the bound column: typed values in the column's physical
+ * domain directly, everything else by the text rules. */
+static int conv_lit(const pm_pq_filter *f, const pm_pq_schema_element *e, plit *l, flit *o, int *rc)
+{
+	const pm_pq_lit *x = &l->lit;
+	int k = l->kind;
+	pm_pq_i128 v;
+	dnum dn;
+	*rc = 0;
+	if (k == PQL_TEXT)
+		return from_text(f, e, l, o);
+	switch (f->ck) {
+	case CK_BYTES:
+		if (k == PM_PQL_BYTES) {
+			o->p = l->raw;
+			o->len = l->len;
+			return 0;
+		}
+		break;
+	case CK_I64:
+		if (e->type == PM_PQ_BOOLEAN) {
+			if (k == PM_PQL_BOOL || (k == PM_PQL_INT && (x->v.i == 0 || x->v.i == 1))) {
+				o->i = k == PM_PQL_BOOL ? x->v.b : x->v.i;
+				return 0;
+			}
+			break;
+		}
+		if (is_decimal(e)) {
+			int r;
+			if (k != PM_PQL_INT && k != PM_PQL_DECIMAL)
+				break;
+			typed_dnum(x, &dn);
+			if ((r = dnum_at(&dn, decimal_scale(e), &v)))
+				return r;
+			if (v > INT64_MAX || v < INT64_MIN)
+				return 1;
+			o->i = (int64_t)v;
+			return 0;
+		}
+		if (k == PM_PQL_INT) {
+			o->i = x->v.i;
+			return 0;
+		}
+		break;
+	case CK_U64:
+		if (k == PM_PQL_INT) {
+			o->i = x->v.i;
+			return x->v.i < 0 ? 1 : 0;
+		}
+		break;
+	case CK_F64:
+		if (k == PM_PQL_INT) {
+			o->d = (double)x->v.i;
+			return 0;
+		}
+		if (k == PM_PQL_DOUBLE) {
+			o->d = x->v.d;
+			return isnan(o->d) ? 1 : 0;
+		}
+		break;
+	case CK_DEC:
+		if (k == PM_PQL_INT || k == PM_PQL_DECIMAL) {
+			typed_dnum(x, &dn);
+			return dnum_at(&dn, decimal_scale(e), &o->dec);
+		}
+		break;
+	default:
+		return 1;
+	}
+	/* the physical type does not fit the kind: its canonical text */
+	if ((*rc = render(l)))
+		return 0;
+	return from_text(f, e, l, o);
 }
 
 static int bind_leaf(pm_pq_filter *f, const pm_pq_schema *s)
@@ -349,13 +645,15 @@ static int bind_leaf(pm_pq_filter *f, const pm_pq_schema *s)
 	if (f->ck == CK_NONE)
 		f->unknown = true;
 	pm_free(f->lits);
-	if (!(f->lits = pm_calloc(f->n_raw + 1, sizeof *f->lits)))
+	if (!(f->lits = pm_calloc(f->n_lits + 1, sizeof *f->lits)))
 		return PAIMON_ENOMEM;
-	for (k = 0; k < f->n_raw && !f->unknown; k++) {
-		int rc = parse_lit(f, e, k, &f->lits[k]);
+	for (k = 0; k < f->n_lits && !f->unknown; k++) {
+		int mrc, rc = conv_lit(f, e, &f->in[k], &f->lits[k], &mrc);
+		if (mrc)
+			return mrc;
 		if (rc < 0)
 			return pm_err(PAIMON_EINVAL, "filter on '%s': cannot parse '%s' as the column's type", f->column,
-				      (const char *)f->raw[k]);
+				      f->in[k].raw ? (const char *)f->in[k].raw : "?");
 		if (rc > 0)
 			f->unknown = true; /* not representable exactly: never prune on it */
 	}
@@ -558,7 +856,7 @@ static unsigned leaf_eval(const pm_pq_filter *f, const sinfo *si)
 	case PM_PQF_NOT_IN:
 		t = false;
 		fl = true;
-		for (k = 0; k < f->n_raw; k++) {
+		for (k = 0; k < f->n_lits; k++) {
 			if (cmp(f->ck, &si->lo, &v[k]) <= 0 && cmp(f->ck, &v[k], &si->hi) <= 0)
 				t = true;
 			if (single && cmp(f->ck, &si->lo, &v[k]) == 0)

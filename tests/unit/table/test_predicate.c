@@ -15,6 +15,7 @@
 #include "core/mem.h"
 #include "core/strs.h"
 #include "meta/schema.h"
+#include "table/pred_internal.h"
 #include "table/predicate.h"
 #include "types/datum.h"
 #include "test.h"
@@ -923,6 +924,296 @@ static void test_pq_filter(void)
 	pm_schema_free(old);
 }
 
+/* ------------------------------------------------- Parquet filter literals */
+
+/*
+ * The Parquet filter that pm_pred_to_pq_filter makes (typed literals) must
+ * prune exactly as the text leaves it used to make: the stored value's
+ * text of each bound literal (ints, days, millis of the day, epoch millis /
+ * micros, decimal text, the exact double, the bytes; NaN, +-0 and
+ * timestamps finer than the file's unit push nothing down). Many random
+ * literals per column type, every comparison operator, random statistics.
+ */
+static pm_pq_schema *pq_schema_for(void)
+{
+	static pm_pq_schema_element e[NCOL + 1];
+	static const char *names[NCOL] = {"c0", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8",
+					  "c9", "c10", "c11", "c12", "c13", "c14", "c15", "c16"};
+	static const int phys[NCOL] = {PM_PQ_BOOLEAN, PM_PQ_INT32, PM_PQ_INT32, PM_PQ_INT32, PM_PQ_INT64, PM_PQ_FLOAT,
+				       PM_PQ_DOUBLE, PM_PQ_INT64, PM_PQ_FIXED_LEN_BYTE_ARRAY, PM_PQ_INT32, PM_PQ_INT32,
+				       PM_PQ_INT64, PM_PQ_INT64, PM_PQ_INT96, PM_PQ_INT64, PM_PQ_BYTE_ARRAY,
+				       PM_PQ_BYTE_ARRAY};
+	pm_pq_schema *s = NULL;
+	memset(e, 0, sizeof e);
+	e[0].name = "schema";
+	e[0].has_num_children = true;
+	e[0].num_children = NCOL;
+	for (int c = 0; c < NCOL; c++) {
+		e[c + 1].name = names[c];
+		e[c + 1].has_type = true;
+		e[c + 1].type = phys[c];
+		e[c + 1].has_repetition = true;
+		e[c + 1].repetition = PM_PQ_OPTIONAL;
+	}
+	e[8].logical.kind = e[9].logical.kind = PM_PQ_LT_DECIMAL;
+	e[8].logical.precision = 10;
+	e[8].logical.scale = 2;
+	e[9].logical.precision = 25;
+	e[9].logical.scale = 3;
+	e[9].has_type_length = true;
+	e[9].type_length = 11;
+	e[16].logical.kind = PM_PQ_LT_STRING;
+	if (pm_pq_schema_build(e, NCOL + 1, &s))
+		abort();
+	return s;
+}
+
+/* The old stored-value text of d (0: nothing pushed down). */
+static int ref_text(int c, const pm_binrow_datum *d, pm_buf *out)
+{
+	const pm_type *t = types[c];
+	pm_buf_clear(out);
+	switch (t->root) {
+	case PM_BOOLEAN: return !pm_buf_puts(out, d->i ? "true" : "false");
+	case PM_FLOAT: case PM_DOUBLE: {
+		double v = t->root == PM_FLOAT ? (double)d->f : d->d;
+		return !(isnan(v) || v == 0.0) && !pm_buf_printf(out, "%.17g", v);
+	}
+	case PM_DECIMAL: return !pm_datum_to_text(t, d, out);
+	case PM_TIMESTAMP: case PM_TIMESTAMP_LTZ:
+		if (t->precision > 6)
+			return 0;
+		if (t->precision <= 3)
+			return d->ts.nano_of_milli == 0 && !pm_buf_printf(out, "%lld", (long long)d->ts.millis);
+		return d->ts.nano_of_milli % 1000 == 0 && d->ts.millis <= INT64_MAX / 1000 &&
+		       d->ts.millis >= INT64_MIN / 1000 + 1 &&
+		       !pm_buf_printf(out, "%lld", (long long)(d->ts.millis * 1000 + d->ts.nano_of_milli / 1000));
+	case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY:
+		return !pm_buf_append(out, d->bytes.n ? d->bytes.p : (const uint8_t *)"", d->bytes.n);
+	default: return !pm_buf_printf(out, "%lld", (long long)d->i);
+	}
+}
+
+/* A random literal text for column c. */
+static void rand_pq_lit(int c, char *o)
+{
+	uint64_t r = rnd();
+	const pm_type *t = types[c];
+	if (r % 4 == 0) { /* from the test domain */
+		size_t n = dom_n(c) + extra_n(c), k = (size_t)(r >> 8) % n;
+		strcpy(o, k < dom_n(c) ? DOMAIN[c][k] : EXTRA[c][k - dom_n(c)]);
+		return;
+	}
+	switch (t->root) {
+	case PM_BOOLEAN: strcpy(o, r & 256 ? "true" : "false"); return;
+	case PM_TINYINT: snprintf(o, 64, "%d", (int)(int8_t)(r >> 8)); return;
+	case PM_SMALLINT: snprintf(o, 64, "%d", (int)(int16_t)(r >> 8)); return;
+	case PM_INT: case PM_DATE: snprintf(o, 64, "%d", (r >> 8) % 2 ? (int)(int32_t)(r >> 16) : (int)((r >> 16) % 41) - 20); return;
+	case PM_TIME: snprintf(o, 64, "%d", (int)((r >> 8) % 86400000)); return;
+	case PM_BIGINT: snprintf(o, 64, "%lld", (r >> 8) % 2 ? (long long)rnd() : (long long)((r >> 16) % 41) - 20); return;
+	case PM_FLOAT: case PM_DOUBLE: {
+		double d = (double)((int64_t)((r >> 8) % 4001) - 2000) / ((r >> 20) % 2 ? 10.0 : 4.0);
+		if ((r >> 24) % 5 == 0) {
+			uint64_t u = rnd();
+			memcpy(&d, &u, 8);
+		}
+		if (t->root == PM_FLOAT)
+			d = (float)d;
+		snprintf(o, 64, "%.17g", d);
+		return;
+	}
+	case PM_DECIMAL: {
+		int s = t->scale, digits = 1 + (int)((r >> 8) % (t->precision - s)), k = 0;
+		if ((r >> 16) & 1)
+			o[k++] = '-';
+		for (int i = 0; i < digits; i++)
+			o[k++] = (char)('0' + rnd() % 10);
+		o[k++] = '.';
+		for (int i = 0; i < s; i++)
+			o[k++] = (char)('0' + rnd() % 10);
+		o[k] = 0;
+		return;
+	}
+	case PM_TIMESTAMP: case PM_TIMESTAMP_LTZ: {
+		int fd = (int)((r >> 8) % 10);
+		int k = snprintf(o, 64, "20%02d-0%d-1%d 0%d:1%d:2%d%s", (int)((r >> 12) % 30), 1 + (int)((r >> 16) % 9),
+				 (int)((r >> 20) % 9), (int)((r >> 24) % 9), (int)((r >> 28) % 9), (int)((r >> 32) % 9),
+				 fd ? "." : "");
+		for (int i = 0; i < fd && i < t->precision; i++)
+			o[k++] = (char)('0' + rnd() % 10);
+		o[k] = 0;
+		return;
+	}
+	default: {
+		int n = (int)((r >> 8) % 4), k;
+		for (k = 0; k < n; k++)
+			o[k] = "ab\xc3\xa9z"[rnd() % 5];
+		o[k] = 0;
+	}
+	}
+}
+
+/* Statistics bytes of a stored-value text in column c's physical type. */
+static size_t stat_bytes(int c, const char *txt, uint8_t *o)
+{
+	const pm_type *t = types[c];
+	if (t->root == PM_DECIMAL) {
+		__int128 v = 0;
+		int neg = *txt == '-';
+		for (const char *p = txt + neg; *p; p++)
+			if (*p != '.')
+				v = v * 10 + (*p - '0');
+		if (neg)
+			v = -v;
+		if (t->precision <= 18) {
+			for (int k = 0; k < 8; k++)
+				o[k] = (uint8_t)((uint64_t)(int64_t)v >> (8 * k));
+			return 8;
+		}
+		for (int k = 0; k < 11; k++)
+			o[k] = (uint8_t)((unsigned __int128)v >> (8 * (10 - k)));
+		return 11;
+	}
+	switch (t->root) {
+	case PM_BOOLEAN: o[0] = *txt == 't'; return 1;
+	case PM_FLOAT: { float f = (float)strtod(txt, NULL); memcpy(o, &f, 4); return 4; }
+	case PM_DOUBLE: { double d = strtod(txt, NULL); memcpy(o, &d, 8); return 8; }
+	case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY: {
+		size_t n = strlen(txt);
+		memcpy(o, txt, n);
+		return n;
+	}
+	default: {
+		int64_t v = strtoll(txt, NULL, 10);
+		int w = t->root == PM_BIGINT || t->root == PM_TIMESTAMP || t->root == PM_TIMESTAMP_LTZ ? 8 : 4;
+		for (int k = 0; k < w; k++)
+			o[k] = (uint8_t)((uint64_t)v >> (8 * k));
+		return (size_t)w;
+	}
+	}
+}
+
+static void test_pq_literals(void)
+{
+	static const pm_pred_op ops[] = {PM_PRED_EQ, PM_PRED_NE, PM_PRED_LT, PM_PRED_LE, PM_PRED_GT,
+					 PM_PRED_GE, PM_PRED_IN, PM_PRED_NOT_IN, PM_PRED_STARTS_WITH};
+	if (!schema)
+		setup();
+	pm_pq_schema *ps = pq_schema_for();
+	pm_buf ref = PM_BUF_INIT;
+	long compared = 0;
+	for (int c = 0; c < NCOL; c++) {
+		for (int it = 0; it < 300; it++) {
+			char l1[80], l2[80], s1[80], s2[80];
+			const char *lits[2] = {l1, l2};
+			pm_predicate *p = NULL, *sp = NULL;
+			rand_pq_lit(c, l1);
+			rand_pq_lit(c, l2);
+			/* two random stored values as min / max */
+			rand_pq_lit(c, s1);
+			rand_pq_lit(c, s2);
+			if (it % 3 == 0) /* bounds at the literal: the decisions that matter */
+				strcpy(s1, l1);
+			if (it % 5 == 0)
+				strcpy(s2, it % 2 ? l1 : l2);
+			const char *sl[2] = {s1, s2};
+			CHECK_OK(pm_pred_leaf(&sp, "c0", PM_PRED_IN, sl, NULL, 2));
+			pm_free(sp->column);
+			char cname[8];
+			snprintf(cname, sizeof cname, "c%d", c);
+			sp->column = pm_strdup(cname);
+			if (pm_pred_bind(sp, schema)) {
+				pm_pred_free(sp);
+				continue;
+			}
+			pm_buf st0 = PM_BUF_INIT, st1 = PM_BUF_INIT;
+			int have = ref_text(c, &sp->vals[0], &st0) && ref_text(c, &sp->vals[1], &st1);
+			uint8_t b0[32], b1[32];
+			pm_pq_statistics st;
+			memset(&st, 0, sizeof st);
+			if (have) {
+				st.min_value.p = b0;
+				st.min_value.len = stat_bytes(c, pm_buf_cstr(&st0), b0);
+				st.min_value.set = true;
+				st.max_value.p = b1;
+				st.max_value.len = stat_bytes(c, pm_buf_cstr(&st1), b1);
+				st.max_value.set = true;
+				st.has_null_count = true;
+				st.null_count = it % 3;
+			}
+			pm_buf_dispose(&st0);
+			pm_buf_dispose(&st1);
+			pm_pred_free(sp);
+			for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+				size_t n = ops[o] == PM_PRED_IN || ops[o] == PM_PRED_NOT_IN ? 2 : 1;
+				pm_pq_filter *typed = NULL, *text = NULL;
+				if (pm_pred_leaf(&p, cname, ops[o], lits, NULL, n))
+					continue;
+				if (pm_pred_bind(p, schema)) {
+					pm_pred_free(p);
+					continue;
+				}
+				CHECK_OK(pm_pred_to_pq_filter(p, schema, &typed));
+				/* the reference: text leaves as before */
+				pm_buf r0 = PM_BUF_INIT, r1 = PM_BUF_INIT;
+				int k0 = ref_text(c, &p->vals[0], &r0), k1 = n > 1 ? ref_text(c, &p->vals[1], &r1) : 1;
+				const void *v[2] = {r0.data ? r0.data : "", r1.data ? r1.data : ""};
+				size_t lens[2] = {r0.len, r1.len};
+				int pushable = typed != NULL;
+				if (ops[o] == PM_PRED_NOT_IN) {
+					/* AND of <> over the pushable literals */
+					pm_pq_filter *kids[2];
+					size_t nk = 0;
+					if (k0)
+						CHECK_OK(pm_pq_filter_leaf(&kids[nk++], cname, PM_PQF_NE, &v[0], &lens[0], 1));
+					if (k1)
+						CHECK_OK(pm_pq_filter_leaf(&kids[nk++], cname, PM_PQF_NE, &v[1], &lens[1], 1));
+					if (nk == 0)
+						CHECK_OK(pm_pq_filter_leaf(&text, cname, PM_PQF_IS_NOT_NULL, NULL, NULL, 0));
+					else if (nk == 1)
+						text = kids[0];
+					else
+						CHECK_OK(pm_pq_filter_combine(&text, PM_PQF_AND, kids, 2));
+				} else if (k0 && k1 && !(ops[o] == PM_PRED_STARTS_WITH && c != 15 && c != 16)) {
+					CHECK_OK(pm_pq_filter_leaf(&text, cname, (int)ops[o], v, lens, n));
+				}
+				if (ops[o] == PM_PRED_STARTS_WITH && c != 15 && c != 16) {
+					pm_pq_filter_free(typed); /* not a string column: bind fails */
+					typed = NULL;
+					pushable = 0;
+				}
+				CHECK(pushable == (text != NULL));
+				if (typed && text) {
+					int rt = pm_pq_filter_bind(typed, ps), rx = pm_pq_filter_bind(text, ps);
+					CHECK(rt == rx);
+					if (!rt && !rx) {
+						pm_pq_statistics sw = st;
+						sw.min_value = st.max_value;
+						sw.max_value = st.min_value;
+						unsigned a = pm_pq_filter_eval_stats(typed, NULL, c, &st, 100);
+						unsigned b = pm_pq_filter_eval_stats(text, NULL, c, &st, 100);
+						unsigned a2 = pm_pq_filter_eval_stats(typed, NULL, c, &sw, 100);
+						unsigned b2 = pm_pq_filter_eval_stats(text, NULL, c, &sw, 100);
+						if (a != b || a2 != b2)
+							fprintf(stderr, "  c%d op %d '%s' '%s': typed %u/%u text %u/%u\n", c,
+								(int)ops[o], l1, l2, a, a2, b, b2);
+						CHECK(a == b && a2 == b2);
+						compared++;
+					}
+				}
+				pm_buf_dispose(&r0);
+				pm_buf_dispose(&r1);
+				pm_pq_filter_free(typed);
+				pm_pq_filter_free(text);
+				pm_pred_free(p);
+			}
+		}
+	}
+	CHECK(compared > 20000);
+	pm_buf_dispose(&ref);
+	pm_pq_schema_free(ps);
+}
+
 static void test_eval_errors(void)
 {
 	if (!schema)
@@ -957,4 +1248,4 @@ static void teardown(void)
 }
 
 TEST_MAIN(T(test_single_child_grouping), T(test_text), T(test_text_errors), T(test_construct_and_bytes), T(test_bind_errors),
-	  T(test_random), T(test_pq_filter), T(test_eval_errors), T(teardown))
+	  T(test_random), T(test_pq_filter), T(test_pq_literals), T(test_eval_errors), T(teardown))
