@@ -85,8 +85,9 @@ PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
 /* ----------------------------------------------------------------- commit */
 
 /**
- * A committer for t (t must outlive it). opts (may be NULL): "commit.user" (default: a random
- * UUID), "commit.max-retries" (10), "commit.timeout" (ms, unlimited),
+ * A committer for t (t must outlive it). opts (may be NULL):
+ * "commit.user" (default: a random UUID), "commit.max-retries" (10),
+ * "commit.timeout" (ms, unlimited),
  * "commit.min-retry-wait" / "commit.max-retry-wait" (ms, 10 / 10000),
  * "commit.sync-data-files" (true: the new data files are synced to stable
  * storage before the snapshot that references them is published; false
