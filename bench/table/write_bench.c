@@ -175,7 +175,7 @@ int main(int argc, char **argv)
 	DIE(paimon_table_write_prepare_commit(w, &m));
 	t2 = now();
 	DIE(paimon_table_commit_new(&cm, t, NULL));
-	DIE(paimon_table_commit_commit(cm, &m, 1, INT64_MAX, &id));
+	DIE(paimon_table_commit_apply(cm, &m, 1, INT64_MAX, &id));
 	t3 = now();
 	c3 = cpu();
 	perf_ctl("disable");

@@ -1,11 +1,14 @@
 /*
  * paimonc/catalog.h - filesystem catalog, tables, schemas, snapshots, tags.
  *
- * Conventions (as libgit2): functions return 0 or a negative paimon_error_code
- * and set paimon_error_message(). Out-parameters come first. An object
- * returned through `**out` belongs to the caller and is released with its
- * type's _free function. A `const char *` returned directly is borrowed from
- * the object it was read from and lives as long as that object.
+ * Conventions: see the API conventions in paimonc/paimonc.h (return codes,
+ * parameter order, options, ownership). In short: functions return 0 or a
+ * negative paimon_error_code and set paimon_error_message(); a constructor
+ * takes its `**out` first, any other function the handle it acts on first
+ * and its out-parameters last. An object returned through `**out` belongs
+ * to the caller and is released with its type's _free function. A
+ * `const char *` returned directly is borrowed from the object it was read
+ * from and lives as long as that object.
  *
  * Identifiers are "db.table". Names must be non-empty and must not contain
  * '/', NUL, or be "." / ".."; table names must not contain '$' (system
@@ -16,12 +19,12 @@
 
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
+#include "paimonc/options.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct paimon_options paimon_options;
 typedef struct paimon_catalog paimon_catalog;
 typedef struct paimon_table paimon_table;
 typedef struct paimon_schema paimon_schema;
@@ -29,17 +32,7 @@ typedef struct paimon_schema_spec paimon_schema_spec;
 typedef struct paimon_schema_change paimon_schema_change;
 typedef struct paimon_snapshot paimon_snapshot;
 
-/* ---------------------------------------------------------------- options */
-
-/** A string -> string map, insertion ordered. */
-PAIMON_EXTERN(int) paimon_options_new(paimon_options **out);
-PAIMON_EXTERN(int) paimon_options_set(paimon_options *o, const char *key, const char *value);
-/** Borrowed value or NULL. */
-PAIMON_EXTERN(const char *) paimon_options_get(const paimon_options *o, const char *key);
-PAIMON_EXTERN(size_t) paimon_options_count(const paimon_options *o);
-PAIMON_EXTERN(const char *) paimon_options_key(const paimon_options *o, size_t i);
-PAIMON_EXTERN(const char *) paimon_options_value(const paimon_options *o, size_t i);
-PAIMON_EXTERN(void) paimon_options_free(paimon_options *o);
+/* paimon_options (a string -> string map): paimonc/options.h */
 
 /** Frees a list of strings returned by a list function (NULL is fine). */
 PAIMON_EXTERN(void) paimon_string_list_free(char **list, size_t count);

@@ -23,6 +23,16 @@ extern "C" {
 #define PAIMON_EXTERN(type) type
 #endif
 
+/* Marks an old name kept for one release so that existing code still
+ * compiles (with a warning naming the new one). */
+#if defined(__GNUC__) || defined(__clang__)
+#define PAIMON_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#elif defined(_MSC_VER)
+#define PAIMON_DEPRECATED(msg) __declspec(deprecated(msg))
+#else
+#define PAIMON_DEPRECATED(msg)
+#endif
+
 #define PAIMONC_VERSION_MAJOR 0
 #define PAIMONC_VERSION_MINOR 1
 #define PAIMONC_VERSION_PATCH 0

@@ -10,7 +10,8 @@
  * TIME in milliseconds, fixed_size_binary as BYTE_ARRAY...); top-level
  * fields get field ids 0..n-1 and nested struct fields the following ids.
  *
- * Options (keys and values are strings; unknown keys are an error):
+ * Options (a paimon_options, see options.h; NULL = all defaults; an
+ * unknown key or a bad value is PAIMON_EINVAL naming it):
  *   "compression"          zstd (default), snappy, gzip, lz4 (LZ4_RAW), lz4_raw, none
  *   "compression.level"    codec level (ZSTD default 1)
  *   "page.size"            target page size in bytes (default 1 MiB; kb/mb suffix)
@@ -27,6 +28,7 @@
 
 #include "paimonc/common.h"
 #include "paimonc/arrow_c.h"
+#include "paimonc/options.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,12 +37,13 @@ extern "C" {
 typedef struct paimon_parquet_writer paimon_parquet_writer;
 
 /**
- * Creates (or truncates) the local file at path. schema must be an Arrow
- * struct ("+s") with one child per column; it is copied. n_options pairs
- * of keys[i] = values[i].
+ * Creates (or truncates) the local file at path and returns the writer in
+ * *out (NULL on failure). schema must be an Arrow struct ("+s") with one
+ * child per column; it is copied (the caller still releases it). opts (may
+ * be NULL) is read during the call only.
  */
-PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct ArrowSchema *schema,
-	const char *const *keys, const char *const *values, size_t n_options, paimon_parquet_writer **out);
+PAIMON_EXTERN(int) paimon_parquet_writer_open(paimon_parquet_writer **out, const char *path,
+	const struct ArrowSchema *schema, const paimon_options *opts);
 
 /** Writes one batch: a struct array matching the schema given to open.
  *  The batch is not released or retained. */
@@ -53,11 +56,17 @@ PAIMON_EXTERN(int) paimon_parquet_writer_close(paimon_parquet_writer *w);
 PAIMON_EXTERN(void) paimon_parquet_writer_free(paimon_parquet_writer *w);
 
 /**
- * Writes a whole stream to path: its schema, then every batch, then close.
- * The stream is consumed but not released (the caller releases it).
+ * Writes a whole stream to path: its schema, then every batch, then close
+ * (the file is removed when anything fails). opts as for
+ * paimon_parquet_writer_open.
+ *
+ * The stream is consumed: this function releases it before returning, on
+ * success and on failure alike (stream->release is NULL afterwards), as a
+ * consumer of the Arrow C stream interface does. The caller must not use
+ * or release it again. A NULL or already released stream is PAIMON_EINVAL.
  */
 PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArrayStream *stream,
-	const char *const *keys, const char *const *values, size_t n_options);
+	const paimon_options *opts);
 
 #ifdef __cplusplus
 }

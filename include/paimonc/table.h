@@ -4,7 +4,7 @@
  *
  *   write:  paimon_table_write_new -> paimon_table_write_arrow (any number
  *           of batches) -> paimon_table_write_prepare_commit -> messages
- *   commit: paimon_table_commit_new -> [overwrite] -> paimon_table_commit_commit
+ *   commit: paimon_table_commit_new -> [set_overwrite] -> paimon_table_commit_apply
  *   read:   paimon_read_builder_new -> with_projection / with_filter /
  *           with_limit / with_option -> paimon_read_builder_plan -> splits
  *           -> paimon_read_builder_read(splits) -> ArrowArrayStream
@@ -12,9 +12,10 @@
  * Commit messages and splits serialize to bytes so that a distributed job
  * can write or read on many workers and commit on one.
  *
- * Conventions as in catalog.h: 0 or a negative paimon_error_code with
- * paimon_error_message() set; objects returned through **out belong to the
- * caller and are freed with their _free function.
+ * Conventions: the API conventions in paimonc/paimonc.h (as in catalog.h):
+ * 0 or a negative paimon_error_code with paimon_error_message() set;
+ * objects returned through **out belong to the caller and are freed with
+ * their _free function.
  */
 #ifndef PAIMONC_TABLE_H
 #define PAIMONC_TABLE_H
@@ -56,7 +57,13 @@ PAIMON_EXTERN(int) paimon_table_write_new(paimon_table_write **out, paimon_table
  */
 PAIMON_EXTERN(int) paimon_table_write_arrow(paimon_table_write *w, const struct ArrowArray *batch,
 					    const struct ArrowSchema *schema);
-/** Writes every batch of the stream (the stream is released at the end). */
+/**
+ * Writes every batch of the stream, as paimon_table_write_arrow does.
+ * The stream is consumed: this function releases it before returning, on
+ * success and on failure alike (stream->release is NULL afterwards), as a
+ * consumer of the Arrow C stream interface does. The caller must not use
+ * or release it again. A NULL or already released stream is PAIMON_EINVAL.
+ */
 PAIMON_EXTERN(int) paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStream *stream);
 /** Rows written so far. */
 PAIMON_EXTERN(int64_t) paimon_table_write_row_count(const paimon_table_write *w);
@@ -79,8 +86,9 @@ PAIMON_EXTERN(void) paimon_commit_message_free(paimon_commit_message *m);
 /* ----------------------------------------------------------------- commit */
 
 /**
- * A committer for t. opts (may be NULL): "commit.user" (default: a random
- * UUID), "commit.max-retries" (10), "commit.timeout" (ms, unlimited),
+ * A committer for t (t must outlive it). opts (may be NULL):
+ * "commit.user" (default: a random UUID), "commit.max-retries" (10),
+ * "commit.timeout" (ms, unlimited),
  * "commit.min-retry-wait" / "commit.max-retry-wait" (ms, 10 / 10000),
  * "commit.sync-data-files" (true: the new data files are synced to stable
  * storage before the snapshot that references them is published; false
@@ -110,7 +118,7 @@ PAIMON_EXTERN(int) paimon_table_commit_new(paimon_table_commit **out, paimon_tab
  * predicate literals below); the table's partition.default-name
  * ("__DEFAULT_PARTITION__") stands for null. A key that is not a
  * partition key, or a value that does not parse -> PAIMON_EINVAL.
- * The setting applies to the next paimon_table_commit_commit only.
+ * The setting applies to the next paimon_table_commit_apply only.
  */
 PAIMON_EXTERN(int) paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_options *partition);
 /**
@@ -130,8 +138,15 @@ PAIMON_EXTERN(int) paimon_table_commit_truncate(paimon_table_commit *c, int64_t 
  * overwrite or a dynamic overwrite). Files whose data vanished ->
  * PAIMON_ENOTFOUND naming them, nothing committed.
  */
-PAIMON_EXTERN(int) paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
-					      int64_t commit_identifier, int64_t *snapshot_id);
+PAIMON_EXTERN(int) paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
+					     int64_t commit_identifier, int64_t *snapshot_id);
+/** The old name of paimon_table_commit_apply (kept until 1.0). */
+PAIMON_DEPRECATED("renamed paimon_table_commit_apply")
+static inline int paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
+					     int64_t commit_identifier, int64_t *snapshot_id)
+{
+	return paimon_table_commit_apply(c, msgs, n, commit_identifier, snapshot_id);
+}
 /** Deletes the data files of messages that will not be committed. */
 PAIMON_EXTERN(int) paimon_table_commit_abort(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n);
 PAIMON_EXTERN(void) paimon_table_commit_free(paimon_table_commit *c);

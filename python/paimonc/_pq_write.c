@@ -7,45 +7,48 @@
  */
 #include "_native.h"
 
-#include <stdlib.h>
-#include <string.h>
-
+#include "paimonc/options.h"
 #include "paimonc/parquet_writer.h"
 
-/* keys/values: sequences of str of equal length -> arrays of UTF-8 pointers
- * borrowed from the (kept alive) sequences' items. */
-static int opt_arrays(PyObject *keys, PyObject *values, const char ***k, const char ***v, Py_ssize_t *n)
+/* keys/values: lists of str of equal length -> a new paimon_options (*out,
+ * freed by the caller; NULL on failure). A key given twice keeps the later
+ * value. 0, or -1 with an exception. */
+static int opts_from_lists(PyObject *keys, PyObject *values, paimon_options **out)
 {
-	Py_ssize_t i;
-	*k = *v = NULL;
-	*n = 0;
+	Py_ssize_t i, n;
+	int rc;
+	*out = NULL;
 	if (!PyList_Check(keys) || !PyList_Check(values) || PyList_GET_SIZE(keys) != PyList_GET_SIZE(values)) {
 		PyErr_SetString(PyExc_TypeError, "option keys and values must be lists of equal length");
 		return -1;
 	}
-	*n = PyList_GET_SIZE(keys);
-	*k = calloc((size_t)*n + 1, sizeof **k);
-	*v = calloc((size_t)*n + 1, sizeof **v);
-	if (!*k || !*v) {
-		PyErr_NoMemory();
+	if ((rc = paimon_options_new(out)) != 0) {
+		pm_py_raise_last(rc);
 		return -1;
 	}
-	for (i = 0; i < *n; i++) {
-		(*k)[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(keys, i));
-		(*v)[i] = PyUnicode_AsUTF8(PyList_GET_ITEM(values, i));
-		if (!(*k)[i] || !(*v)[i])
+	n = PyList_GET_SIZE(keys);
+	for (i = 0; i < n; i++) {
+		const char *k = PyUnicode_AsUTF8(PyList_GET_ITEM(keys, i)), *v = NULL;
+		if (!k || !(v = PyUnicode_AsUTF8(PyList_GET_ITEM(values, i))) ||
+		    (rc = paimon_options_set(*out, k, v)) != 0) {
+			if (k && v)
+				pm_py_raise_last(rc);
+			paimon_options_free(*out);
+			*out = NULL;
 			return -1;
+		}
 	}
 	return 0;
 }
 
+/* The stream is moved out of the capsule (whose destructor then leaves it
+ * alone) and consumed by paimon_parquet_write_stream, also on failure. */
 static PyObject *py_write_stream(PyObject *self, PyObject *args)
 {
 	PyObject *cap, *keys, *values;
 	const char *path;
-	const char **k = NULL, **v = NULL;
-	Py_ssize_t n;
-	struct ArrowArrayStream *st;
+	paimon_options *opts = NULL;
+	struct ArrowArrayStream *src, st;
 	int rc;
 	(void)self;
 	if (!PyArg_ParseTuple(args, "OsOO", &cap, &path, &keys, &values))
@@ -54,21 +57,19 @@ static PyObject *py_write_stream(PyObject *self, PyObject *args)
 		PyErr_SetString(PyExc_TypeError, "expected a PyCapsule named 'arrow_array_stream'");
 		return NULL;
 	}
-	st = PyCapsule_GetPointer(cap, "arrow_array_stream");
-	if (!st || !st->release) {
+	src = PyCapsule_GetPointer(cap, "arrow_array_stream");
+	if (!src || !src->release) {
 		PyErr_SetString(PyExc_ValueError, "Arrow stream capsule was already consumed");
 		return NULL;
 	}
-	if (opt_arrays(keys, values, &k, &v, &n)) {
-		free(k);
-		free(v);
+	if (opts_from_lists(keys, values, &opts))
 		return NULL;
-	}
+	st = *src;
+	src->release = NULL;
 	Py_BEGIN_ALLOW_THREADS
-	rc = paimon_parquet_write_stream(path, st, k, v, (size_t)n);
+	rc = paimon_parquet_write_stream(path, &st, opts);
 	Py_END_ALLOW_THREADS
-	free(k);
-	free(v);
+	paimon_options_free(opts);
 	if (rc)
 		return pm_py_raise_last(rc);
 	Py_RETURN_NONE;
@@ -78,8 +79,7 @@ static PyObject *py_write_array(PyObject *self, PyObject *args)
 {
 	PyObject *scap, *acap, *keys, *values;
 	const char *path;
-	const char **k = NULL, **v = NULL;
-	Py_ssize_t n;
+	paimon_options *opts = NULL;
 	struct ArrowSchema *s;
 	struct ArrowArray *a;
 	paimon_parquet_writer *w = NULL;
@@ -97,21 +97,17 @@ static PyObject *py_write_array(PyObject *self, PyObject *args)
 		PyErr_SetString(PyExc_ValueError, "Arrow capsule was already consumed");
 		return NULL;
 	}
-	if (opt_arrays(keys, values, &k, &v, &n)) {
-		free(k);
-		free(v);
+	if (opts_from_lists(keys, values, &opts))
 		return NULL;
-	}
 	Py_BEGIN_ALLOW_THREADS
-	rc = paimon_parquet_writer_open(path, s, k, v, (size_t)n, &w);
+	rc = paimon_parquet_writer_open(&w, path, s, opts);
 	if (!rc)
 		rc = paimon_parquet_writer_write(w, a);
 	if (!rc)
 		rc = paimon_parquet_writer_close(w);
 	paimon_parquet_writer_free(w);
 	Py_END_ALLOW_THREADS
-	free(k);
-	free(v);
+	paimon_options_free(opts);
 	if (rc)
 		return pm_py_raise_last(rc);
 	Py_RETURN_NONE;

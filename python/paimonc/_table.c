@@ -416,7 +416,7 @@ static PyObject *commit_commit(CommitObject *o, PyObject *args)
 		return NULL;
 	if (message_array(seq, &fast, &arr, &n) < 0)
 		return NULL;
-	CALL_LOCKED(o->lock, rc = paimon_table_commit_commit(o->c, arr, n, (int64_t)ident, &sid));
+	CALL_LOCKED(o->lock, rc = paimon_table_commit_apply(o->c, arr, n, (int64_t)ident, &sid));
 	PyMem_Free(arr);
 	Py_DECREF(fast);
 	if (rc != 0)

@@ -1,5 +1,6 @@
 /* api/api_parquet_write.c - public Parquet writer API over format/parquet/writer.h. */
 #include "paimonc/parquet_writer.h"
+#include "paimonc/options.h"
 
 #include <string.h>
 
@@ -34,21 +35,19 @@ static int copy_schema(const struct ArrowSchema *src, struct ArrowSchema *dst, i
 	return 0;
 }
 
-static int opts_from(const char *const *keys, const char *const *values, size_t n, pm_pq_writer_opts *o)
+static int opts_from(const paimon_options *opts, pm_pq_writer_opts *o)
 {
-	size_t i;
+	size_t i, n = paimon_options_count(opts);
 	int rc;
 	pm_pq_writer_opts_default(o);
-	if (n && (!keys || !values))
-		return pm_err(PAIMON_EINVAL, "Parquet writer options: NULL key or value array");
 	for (i = 0; i < n; i++)
-		if ((rc = pm_pq_writer_opts_set(o, keys[i], values[i])))
+		if ((rc = pm_pq_writer_opts_set(o, paimon_options_key(opts, i), paimon_options_value(opts, i))))
 			return rc;
 	return 0;
 }
 
-PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct ArrowSchema *schema,
-	const char *const *keys, const char *const *values, size_t n_options, paimon_parquet_writer **out)
+PAIMON_EXTERN(int) paimon_parquet_writer_open(paimon_parquet_writer **out, const char *path,
+	const struct ArrowSchema *schema, const paimon_options *opts)
 {
 	paimon_parquet_writer *pw;
 	pm_pq_writer_opts o;
@@ -58,7 +57,7 @@ PAIMON_EXTERN(int) paimon_parquet_writer_open(const char *path, const struct Arr
 	*out = NULL;
 	if (!path || !schema)
 		return pm_err(PAIMON_EINVAL, "paimon_parquet_writer_open: path and schema are required");
-	if ((rc = opts_from(keys, values, n_options, &o)))
+	if ((rc = opts_from(opts, &o)))
 		return rc;
 	if (!(pw = pm_calloc(1, sizeof *pw)))
 		return PAIMON_ENOMEM;
@@ -96,20 +95,18 @@ PAIMON_EXTERN(void) paimon_parquet_writer_free(paimon_parquet_writer *w)
 	pm_free(w);
 }
 
-PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArrayStream *stream,
-	const char *const *keys, const char *const *values, size_t n_options)
+/* The stream is consumed (released) on every path, see parquet_writer.h. */
+static int write_stream(const char *path, struct ArrowArrayStream *stream, const paimon_options *opts)
 {
 	struct ArrowSchema s;
 	paimon_parquet_writer *w = NULL;
 	int rc, e;
-	if (!stream || !stream->release)
-		return pm_err(PAIMON_EINVAL, "paimon_parquet_write_stream: invalid stream");
 	memset(&s, 0, sizeof s);
 	if ((e = stream->get_schema(stream, &s)) != 0) {
 		const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
 		return pm_err(PAIMON_EINVAL, "Arrow stream get_schema failed (errno %d): %s", e, m ? m : "");
 	}
-	rc = paimon_parquet_writer_open(path, &s, keys, values, n_options, &w);
+	rc = paimon_parquet_writer_open(&w, path, &s, opts);
 	if (s.release)
 		s.release(&s);
 	if (rc)
@@ -132,5 +129,17 @@ PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArr
 	if (!rc)
 		rc = paimon_parquet_writer_close(w);
 	paimon_parquet_writer_free(w);
+	return rc;
+}
+
+PAIMON_EXTERN(int) paimon_parquet_write_stream(const char *path, struct ArrowArrayStream *stream,
+	const paimon_options *opts)
+{
+	int rc;
+	if (!stream || !stream->release)
+		return pm_err(PAIMON_EINVAL, "paimon_parquet_write_stream: NULL or released stream");
+	rc = write_stream(path, stream, opts);
+	stream->release(stream);
+	stream->release = NULL;
 	return rc;
 }

@@ -85,13 +85,19 @@ int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStre
 {
 	struct ArrowSchema s;
 	int rc;
-	if (!w || !stream || !stream->release)
+	if (!stream || !stream->release)
 		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL or released stream");
+	if (!w) {
+		stream->release(stream); /* consumed on every path, see table.h */
+		stream->release = NULL;
+		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL writer");
+	}
 	memset(&s, 0, sizeof s);
 	if (stream->get_schema(stream, &s)) {
 		const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
 		rc = pm_err(PAIMON_EINVAL, "Arrow stream: cannot get the schema%s%s", m ? ": " : "", m ? m : "");
 		stream->release(stream);
+		stream->release = NULL;
 		return rc;
 	}
 	for (;;) {
@@ -114,6 +120,7 @@ int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStre
 	if (s.release)
 		s.release(&s);
 	stream->release(stream);
+	stream->release = NULL;
 	return rc;
 }
 
@@ -271,8 +278,8 @@ static int gather(paimon_commit_message *const *msgs, size_t n, pm_manifest_entr
 	return 0;
 }
 
-int paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
-			       int64_t commit_identifier, int64_t *snapshot_id)
+int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
+			      int64_t commit_identifier, int64_t *snapshot_id)
 {
 	pm_manifest_entry *all;
 	size_t count;
@@ -280,7 +287,7 @@ int paimon_table_commit_commit(paimon_table_commit *c, paimon_commit_message *co
 	if (snapshot_id)
 		*snapshot_id = -1;
 	if (!c)
-		return pm_err(PAIMON_EINVAL, "paimon_table_commit_commit: NULL committer");
+		return pm_err(PAIMON_EINVAL, "paimon_table_commit_apply: NULL committer");
 	if ((rc = gather(msgs, n, &all, &count)))
 		return rc;
 	rc = pm_table_committer_commit(c->c, all, count, commit_identifier, snapshot_id);

@@ -377,7 +377,7 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (fmt == OUT_PARQUET) {
-		if (paimon_parquet_write_stream(out_arg, &stream, NULL, NULL, 0) < 0)
+		if (paimon_parquet_write_stream(out_arg, &stream, NULL) < 0)
 			rc = cli_fail();
 		else
 			rc = CLI_EXIT_OK;

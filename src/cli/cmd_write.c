@@ -597,7 +597,7 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		rc = wfail();
 		goto out;
 	}
-	if (paimon_table_commit_commit(commit, &msg, 1, INT64_MAX, &snap) < 0) {
+	if (paimon_table_commit_apply(commit, &msg, 1, INT64_MAX, &snap) < 0) {
 		rc = wfail();
 		goto out;
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs libpaimonc into a temporary prefix with `cmake --install` and builds
 # a small consumer against it twice: through pkg-config and through
-# find_package(paimonc). The consumer creates a table and reads it back.
+# find_package(paimonc). The consumer creates a table, reads it back and
+# commits nothing (paimon_table_commit_apply: no snapshot).
 # Usage: tests/install/test_install.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,16 +16,19 @@ cat > "$tmp/consumer.c" <<'C'
 #include <string.h>
 int main(int argc, char **argv)
 {
-	paimon_options *o; paimon_catalog *c; paimon_schema_spec *s; paimon_table *t;
+	paimon_options *o; paimon_catalog *c; paimon_schema_spec *s; paimon_table *t; paimon_table_commit *tc;
+	int64_t sid = 0;
 	if (argc < 2) return 2;
 	if (paimon_options_new(&o) || paimon_options_set(o, "warehouse", argv[1]) || paimon_catalog_open(&c, o) ||
 	    paimon_catalog_create_database(c, "db", 1) || paimon_schema_spec_new(&s) ||
 	    paimon_schema_spec_add_columns(s, "id BIGINT NOT NULL, v VECTOR<FLOAT, 3>") ||
-	    paimon_catalog_create_table(c, "db.t", s, 1) || paimon_catalog_get_table(c, "db.t", &t)) {
+	    paimon_catalog_create_table(c, "db.t", s, 1) || paimon_catalog_get_table(c, "db.t", &t) ||
+	    paimon_table_commit_new(&tc, t, NULL) || paimon_table_commit_apply(tc, NULL, 0, 1, &sid) || sid != -1) {
 		fprintf(stderr, "consumer: %s\n", paimon_error_message());
 		return 1;
 	}
 	printf("%s %s\n", paimon_version(), paimon_schema_field_type(paimon_table_schema(t), 1));
+	paimon_table_commit_free(tc);
 	paimon_table_free(t); paimon_schema_spec_free(s); paimon_catalog_free(c); paimon_options_free(o);
 	return 0;
 }

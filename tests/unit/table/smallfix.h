@@ -152,7 +152,7 @@ static void create(const char *dir)
 		CHECK_OK(paimon_table_write_arrow(w, &a, &sc));
 		CHECK_OK(paimon_table_write_prepare_commit(w, &m));
 		CHECK_OK(paimon_table_commit_new(&cm, t, NULL));
-		CHECK_OK(paimon_table_commit_commit(cm, &m, 1, 1, NULL));
+		CHECK_OK(paimon_table_commit_apply(cm, &m, 1, 1, NULL));
 		CHECK_OK(read_table(t, &rows, &sum));
 		CHECK(rows == ROWS);
 		a.release(&a);

@@ -85,7 +85,7 @@ static int64_t commit1(paimon_table *t, paimon_commit_message *m, const paimon_o
 	paimon_table_commit *c = NULL;
 	int64_t id = -2;
 	CHECK_OK(paimon_table_commit_new(&c, t, opts));
-	CHECK_OK(paimon_table_commit_commit(c, m ? &m : NULL, m ? 1 : 0, ident, &id));
+	CHECK_OK(paimon_table_commit_apply(c, m ? &m : NULL, m ? 1 : 0, ident, &id));
 	paimon_table_commit_free(c);
 	return id;
 }
@@ -217,7 +217,7 @@ static void empty_and_missing(void)
 			closedir(dd);
 	}
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_RC(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id), PAIMON_ENOTFOUND);
+	CHECK_RC(paimon_table_commit_apply(c, &m, 1, INT64_MAX, &id), PAIMON_ENOTFOUND);
 	CHECK_MSG("data-");
 	CHECK_MSG("does not exist");
 	CHECK(id == -1);
@@ -254,7 +254,7 @@ static int overwrite_commit(paimon_table *t, const char *const *opts_kv, const c
 	*id = -2;
 	rc = paimon_table_commit_set_overwrite(c, spec);
 	if (rc == 0)
-		rc = paimon_table_commit_commit(c, ms, n, INT64_MAX, id);
+		rc = paimon_table_commit_apply(c, ms, n, INT64_MAX, id);
 	if (rc != 0)
 		CHECK_OK(paimon_table_commit_abort(c, ms, n));
 	if (stats)
@@ -348,7 +348,7 @@ static paimon_table *three_partitions(const char *dir, const char *const *kv)
 	ms[1] = write_msg(t, 20, 100, "b");
 	ms[2] = write_msg(t, 5, 200, "c");
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, ms, 3, INT64_MAX, &id));
+	CHECK_OK(paimon_table_commit_apply(c, ms, 3, INT64_MAX, &id));
 	CHECK(id == 1);
 	paimon_table_commit_free(c);
 	for (i = 0; i < 3; i++)
@@ -505,7 +505,7 @@ static void overwrite_partial_spec(void)
 	{
 		paimon_table_commit *c = NULL;
 		CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-		CHECK_OK(paimon_table_commit_commit(c, ms, 2, INT64_MAX, &id));
+		CHECK_OK(paimon_table_commit_apply(c, ms, 2, INT64_MAX, &id));
 		paimon_table_commit_free(c);
 	}
 	paimon_commit_message_free(ms[0]);
@@ -597,13 +597,13 @@ static void truncate_table(void)
 	CHECK_OK(paimon_table_commit_truncate(c, &id));
 	CHECK(id == 2);
 	/* the overwrite flag is consumed: an empty commit now does nothing */
-	CHECK_OK(paimon_table_commit_commit(c, NULL, 0, INT64_MAX, &id));
+	CHECK_OK(paimon_table_commit_apply(c, NULL, 0, INT64_MAX, &id));
 	CHECK(id == -1);
 	/* set_overwrite then truncate: truncate wins, the setting is gone */
 	CHECK_OK(paimon_table_commit_set_overwrite(c, NULL));
 	CHECK_OK(paimon_table_commit_truncate(c, &id));
 	CHECK(id == 3); /* Java commits a truncate of an empty table too */
-	CHECK_OK(paimon_table_commit_commit(c, NULL, 0, INT64_MAX, &id));
+	CHECK_OK(paimon_table_commit_apply(c, NULL, 0, INT64_MAX, &id));
 	CHECK(id == -1);
 	CHECK_RC(paimon_table_commit_truncate(NULL, &id), PAIMON_EINVAL);
 	paimon_table_commit_free(c);
@@ -722,7 +722,7 @@ static void missing_manifest_list(void)
 	pm_manifest_entry_list_dispose(&l);
 	m = write_msg(t, 2, 2, "a");
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_RC(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id), PAIMON_ENOTFOUND);
+	CHECK_RC(paimon_table_commit_apply(c, &m, 1, INT64_MAX, &id), PAIMON_ENOTFOUND);
 	CHECK_MSG(s->delta_manifest_list);
 	paimon_table_commit_free(c);
 	paimon_commit_message_free(m);

@@ -77,7 +77,7 @@ static int worker(const char *dir, int k)
 		CHECK_OK(paimon_table_write_prepare_commit(w, &m));
 		a.release(&a);
 		s.release(&s);
-		if (paimon_table_commit_commit(c, &m, 1, i, &id) != 0 || id <= 0) {
+		if (paimon_table_commit_apply(c, &m, 1, i, &id) != 0 || id <= 0) {
 			fprintf(stderr, "proc %d commit %d failed: %s\n", k, i, paimon_error_message());
 			fails++;
 		}

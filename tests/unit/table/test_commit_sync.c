@@ -58,7 +58,7 @@ static int write_commit(paimon_table *t, const char *value, int64_t ident)
 		CHECK_OK(paimon_options_set(o, "commit.sync-data-files", value));
 	rc = paimon_table_commit_new(&c, t, o);
 	if (rc == 0)
-		rc = paimon_table_commit_commit(c, &m, 1, ident, NULL);
+		rc = paimon_table_commit_apply(c, &m, 1, ident, NULL);
 	a.release(&a);
 	s.release(&s);
 	paimon_options_free(o);

@@ -656,7 +656,7 @@ static int commit_msg(paimon_table *t, const char *user, int overwrite, paimon_c
 		goto done;
 	if (overwrite && (rc = paimon_table_commit_set_overwrite(c, NULL)))
 		goto done;
-	rc = paimon_table_commit_commit(c, &m, 1, ident, snap);
+	rc = paimon_table_commit_apply(c, &m, 1, ident, snap);
 done:
 	paimon_table_commit_free(c);
 	paimon_options_free(o);

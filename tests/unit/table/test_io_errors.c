@@ -406,7 +406,7 @@ static int write_commit_r(const char *wh, int64_t start, int batches, int64_t ro
 		goto out;
 	if (overwrite && (rc = paimon_table_commit_set_overwrite(tc, NULL)))
 		goto out;
-	rc = paimon_table_commit_commit(tc, &m, 1, identifier, NULL);
+	rc = paimon_table_commit_apply(tc, &m, 1, identifier, NULL);
 out:
 	if (rc)
 		snprintf(err, errcap, "%s", paimon_error_message());

@@ -60,7 +60,7 @@ static int workload(const char *dir, int base, int64_t *rows, int64_t *idsum)
 	if ((rc = paimon_options_new(&o)) || (rc = paimon_options_set(o, "commit.user", "oom")) ||
 	    (rc = paimon_table_commit_new(&c, t, o)))
 		goto done;
-	if ((rc = paimon_table_commit_commit(c, &m, 1, 7, &id)))
+	if ((rc = paimon_table_commit_apply(c, &m, 1, 7, &id)))
 		goto done;
 	rc = read_table(t, rows, idsum);
 done:

@@ -95,7 +95,7 @@ static void write_commit(paimon_table *t, int64_t n, int32_t start, int nparts, 
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
 	if (overwrite)
 		CHECK_OK(paimon_table_commit_set_overwrite(c, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &sid));
+	CHECK_OK(paimon_table_commit_apply(c, &m, 1, INT64_MAX, &sid));
 	CHECK(sid > 0);
 	paimon_table_commit_free(c);
 	paimon_commit_message_free(m);

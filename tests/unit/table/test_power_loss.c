@@ -44,7 +44,7 @@ static int child_commit(const char *dir, const char *sync_data)
 	    (rc = paimon_options_set(o, "commit.user", "pl")) == 0 &&
 	    (rc = paimon_options_set(o, "commit.sync-data-files", sync_data)) == 0 &&
 	    (rc = paimon_table_commit_new(&c, t, o)) == 0)
-		rc = paimon_table_commit_commit(c, &m, 1, 7, NULL);
+		rc = paimon_table_commit_apply(c, &m, 1, 7, NULL);
 	if (a.release)
 		a.release(&a);
 	if (s.release)

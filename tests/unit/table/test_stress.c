@@ -322,7 +322,7 @@ static int commit_one(int k, int cno, paimon_table_commit *cm, paimon_commit_mes
 		fprintf(stderr, "stress writer %d commit %d: set_overwrite: %s\n", k, cno, paimon_error_message());
 		return -1;
 	}
-	if (paimon_table_commit_commit(cm, &m, 1, cno, &sid) || sid <= 0) {
+	if (paimon_table_commit_apply(cm, &m, 1, cno, &sid) || sid <= 0) {
 		fprintf(stderr, "stress writer %d commit %d: commit failed (snapshot %lld): %s\n", k, cno, (long long)sid,
 			paimon_error_message());
 		return -1;

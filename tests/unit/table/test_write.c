@@ -93,7 +93,7 @@ static int64_t commit_msg(paimon_table *t, paimon_commit_message *m)
 	paimon_table_commit *c = NULL;
 	int64_t id = -2;
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id));
+	CHECK_OK(paimon_table_commit_apply(c, &m, 1, INT64_MAX, &id));
 	paimon_table_commit_free(c);
 	return id;
 }

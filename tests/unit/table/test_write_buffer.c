@@ -121,7 +121,7 @@ static void run(const char *const *kv, int want_files_min)
 	CHECK_OK(paimon_table_write_prepare_commit(w, &m));
 	CHECK((int)paimon_commit_message_file_count(m) >= want_files_min);
 	CHECK_OK(paimon_table_commit_new(&c, t, NULL));
-	CHECK_OK(paimon_table_commit_commit(c, &m, 1, INT64_MAX, &id));
+	CHECK_OK(paimon_table_commit_apply(c, &m, 1, INT64_MAX, &id));
 	CHECK(id == 1);
 	paimon_table_commit_free(c);
 	paimon_commit_message_free(m);
