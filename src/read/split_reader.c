@@ -32,7 +32,12 @@ int pm_split_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split
 {
 	int rc;
 	*out = NULL;
-	if ((rc = pm_split_reader_check(split)) != 0)
-		return rc;
-	return pm_append_reader_open(ctx, split, out);
+	switch (split->kind) {
+	case PM_SPLIT_APPEND:
+		return pm_append_reader_open(ctx, split, out);
+	/* PM_SPLIT_DATA_EVOLUTION: the merge reader goes here (see split_reader.h). */
+	default:
+		rc = pm_split_reader_check(split);
+		return rc ? rc : pm_err(PAIMON_ERROR, "no reader for %s splits", pm_split_kind_name(split->kind));
+	}
 }
