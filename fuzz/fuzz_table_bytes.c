@@ -3,6 +3,10 @@
  * processes: commit messages, splits and predicates (include/paimonc/table.h
  * *_deserialize). The first input byte picks the decoder.
  *
+ * Split seeds cover both byte versions: 1 (append splits, what we still
+ * write for them) and 2 (a trailing split kind: data-evolution,
+ * primary-key; version 2 append bytes re-serialize as version 1).
+ *
  * Invariant: whatever decodes re-serializes, and the re-serialization
  * decodes and serializes to the same bytes. Errors are fine; crashes,
  * leaks and undefined behaviour are not.

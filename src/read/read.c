@@ -1,13 +1,13 @@
 /*
- * read/read.c - split -> Arrow batches (see read.h).
+ * read/read.c - splits -> Arrow batches (see read.h).
  *
- * Per batch: the Parquet reader yields the file's columns (old names, old
- * types); each "work" column (projected columns, then columns read only
- * for the filter) is taken from the file by field id and cast to the read
- * type, or made all-null when the file predates the column. The exact
- * filter runs on the work batch; filter-only columns are then dropped and
- * the limit applied. Only one data file is open at a time and batches are
- * produced on demand, so memory is bounded by the batch size.
+ * The stream reads its splits one after another, each through the split
+ * reader of its kind (split_reader.h), which yields the "work" columns
+ * (projected columns, then columns read only for the filter) in their read
+ * types. The stream applies what every kind shares: the exact filter on
+ * the work batch, then dropping filter-only columns, then the limit. One
+ * split reader is open at a time and batches are produced on demand, so
+ * memory is bounded by the batch size.
  */
 #include "read/read.h"
 
@@ -19,7 +19,7 @@
 #include "arrow/arrow_filter.h"
 #include "core/error.h"
 #include "core/mem.h"
-#include "format/parquet/reader.h"
+#include "read/split_reader.h"
 #include "table/partition.h"
 
 /* --------------------------------------------------------------- helpers */
@@ -56,7 +56,7 @@ int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, s
 	return 0;
 }
 
-static int fields_schema(const pm_table_schema *s, const size_t *idx, size_t n, struct ArrowSchema *out)
+int pm_read_fields_schema(const pm_table_schema *s, const size_t *idx, size_t n, struct ArrowSchema *out)
 {
 	size_t i;
 	int rc = pm_aschema_init(out, "+s", "", 0, (int64_t)n);
@@ -80,7 +80,7 @@ int pm_read_output_schema(const pm_table_schema *s, const pm_strlist *projection
 	memset(out, 0, sizeof *out);
 	if ((rc = pm_read_projection(s, projection, &idx, &n)) != 0)
 		return rc;
-	rc = fields_schema(s, idx, n, out);
+	rc = pm_read_fields_schema(s, idx, n, out);
 	pm_free(idx);
 	return rc;
 }
@@ -122,6 +122,7 @@ int pm_read_data_file_path(const char *table_path, const pm_strmap *options,
 /* ---------------------------------------------------------------- stream */
 
 typedef struct rd_state {
+	pm_read_ctx ctx;                 /* what the split readers share */
 	pm_fileio *io;
 	char *table_path;
 	pm_table_schema *schema;
@@ -130,7 +131,7 @@ typedef struct rd_state {
 	int64_t limit, emitted, batch_rows;
 	int threads;                     /* read.threads: column decoding threads per file */
 	pm_split **splits;
-	size_t n_splits, si, fi;
+	size_t n_splits, si;
 	pm_partition_info pi;
 	int have_pi;
 	pm_schema_cache schemas;
@@ -138,24 +139,17 @@ typedef struct rd_state {
 	size_t nwork, nproj;
 	struct ArrowSchema work_schema;
 	struct ArrowSchema out_schema;
-	/* current file */
-	pm_pq_reader *r;
-	pm_buf path;
-	int *map;                        /* per work column: child of the file batch, -1 absent */
-	struct ArrowSchema file_schema;
+	pm_split_reader *sr;             /* reader of the current split */
 	uint8_t *sel;
 	size_t sel_cap;
 	struct ArrowArray *kids;
 	int done;
 } rd_state;
 
-static void close_file(rd_state *st)
+static void close_split(rd_state *st)
 {
-	pm_pq_reader_free(st->r);
-	st->r = NULL;
-	if (st->file_schema.release)
-		st->file_schema.release(&st->file_schema);
-	memset(&st->file_schema, 0, sizeof st->file_schema);
+	pm_split_reader_close(st->sr);
+	st->sr = NULL;
 }
 
 static void rd_free(void *vst)
@@ -164,7 +158,7 @@ static void rd_free(void *vst)
 	size_t i;
 	if (!st)
 		return;
-	close_file(st);
+	close_split(st);
 	for (i = 0; i < st->n_splits; i++)
 		pm_split_free(st->splits[i]);
 	pm_free(st->splits);
@@ -180,8 +174,6 @@ static void rd_free(void *vst)
 		st->work_schema.release(&st->work_schema);
 	if (st->out_schema.release)
 		st->out_schema.release(&st->out_schema);
-	pm_buf_dispose(&st->path);
-	pm_free(st->map);
 	pm_free(st->sel);
 	pm_free(st->kids);
 	pm_free(st);
@@ -190,135 +182,7 @@ static void rd_free(void *vst)
 static int rd_schema(void *vst, struct ArrowSchema *out)
 {
 	rd_state *st = vst;
-	size_t *idx = NULL;
-	int rc;
-	idx = pm_malloc((st->nproj ? st->nproj : 1) * sizeof *idx);
-	if (!idx)
-		return PAIMON_ENOMEM;
-	memcpy(idx, st->work, st->nproj * sizeof *idx);
-	rc = fields_schema(st->schema, idx, st->nproj, out);
-	pm_free(idx);
-	return rc;
-}
-
-static const pm_field *field_by_id(const pm_table_schema *s, int32_t id)
-{
-	size_t i;
-	for (i = 0; i < s->nfields; i++)
-		if (s->fields[i].id == id)
-			return &s->fields[i];
-	return NULL;
-}
-
-/* Opens the next data file; st->done when there is none. */
-static int open_next(rd_state *st)
-{
-	for (;;) {
-		const pm_split *sp;
-		const pm_manifest_entry *e;
-		const pm_table_schema *fs;
-		const char **cols = NULL;
-		size_t ncols = 0, k;
-		pm_pq_filter *pf = NULL;
-		pm_pq_read_options o;
-		int rc;
-
-		if (st->si >= st->n_splits) {
-			st->done = 1;
-			return 0;
-		}
-		sp = st->splits[st->si];
-		if (st->fi >= sp->entries.len) {
-			st->si++;
-			st->fi = 0;
-			continue;
-		}
-		e = &sp->entries.items[st->fi++];
-		if (e->file.row_count == 0)
-			continue;
-		if ((rc = pm_schema_cache_get(&st->schemas, e->file.schema_id, &fs)) != 0)
-			return pm_err_wrap("data file '%s'", e->file.file_name);
-		cols = pm_calloc(st->nwork + 1, sizeof *cols);
-		if (!cols)
-			return PAIMON_ENOMEM;
-		for (k = 0; k < st->nwork; k++) {
-			const pm_field *f = field_by_id(fs, st->schema->fields[st->work[k]].id);
-			size_t j;
-			st->map[k] = -1;
-			if (!f)
-				continue;
-			for (j = 0; j < ncols; j++)
-				if (!strcmp(cols[j], f->name))
-					break;
-			if (j == ncols)
-				cols[ncols++] = f->name;
-		}
-		if (ncols == 0 && fs->nfields)
-			cols[ncols++] = fs->fields[0].name; /* only for the row count */
-		if (st->pred && (rc = pm_pred_to_pq_filter(st->pred, fs, &pf)) != 0) {
-			pm_free(cols);
-			return pm_err_wrap("data file '%s'", e->file.file_name);
-		}
-		memset(&o, 0, sizeof o);
-		o.columns = cols;
-		o.n_columns = ncols;
-		o.batch_rows = st->batch_rows;
-		if (!st->pred && st->limit >= 0 && st->limit - st->emitted < o.batch_rows)
-			o.batch_rows = st->limit - st->emitted > 0 ? st->limit - st->emitted : 1;
-		o.filter = pf;
-		o.threads = st->threads;
-		if ((rc = pm_read_data_file_path(st->table_path, &st->options, &st->pi, e, 0, &st->path)) != 0)
-			goto fail;
-		rc = pm_pq_reader_open(st->io, pm_buf_cstr(&st->path), &o, &st->r);
-		if (rc == PAIMON_ENOTFOUND && st->pi.n && !e->file.external_path) {
-			/* pypaimon's partition directory style */
-			pm_buf alt = PM_BUF_INIT;
-			int rc2 = pm_read_data_file_path(st->table_path, &st->options, &st->pi, e, 1, &alt);
-			if (!rc2 && strcmp(pm_buf_cstr(&alt), pm_buf_cstr(&st->path)) != 0) {
-				rc2 = pm_pq_reader_open(st->io, pm_buf_cstr(&alt), &o, &st->r);
-				if (rc2 != PAIMON_ENOTFOUND)
-					rc = rc2;
-				if (!rc) {
-					pm_buf tmp = st->path;
-					st->path = alt;
-					alt = tmp;
-				}
-			}
-			pm_buf_dispose(&alt);
-		}
-		if (rc == PAIMON_ENOTFOUND) {
-			rc = pm_err(PAIMON_ENOTFOUND, "data file %s does not exist (listed in snapshot %lld)",
-				    pm_buf_cstr(&st->path), (long long)sp->snapshot_id);
-			goto fail;
-		}
-		if (rc)
-			goto fail;
-		if ((rc = pm_pq_reader_schema(st->r, &st->file_schema)) != 0)
-			goto fail;
-		for (k = 0; k < st->nwork; k++) {
-			const pm_field *f = field_by_id(fs, st->schema->fields[st->work[k]].id);
-			int64_t j;
-			if (!f)
-				continue;
-			for (j = 0; j < st->file_schema.n_children; j++)
-				if (!strcmp(st->file_schema.children[j]->name, f->name))
-					break;
-			if (j == st->file_schema.n_children) {
-				rc = pm_err(PAIMON_ECORRUPT, "data file %s has no column '%s' (schema %lld lists it)",
-					    pm_buf_cstr(&st->path), f->name, (long long)fs->id);
-				goto fail;
-			}
-			st->map[k] = (int)j;
-		}
-		pm_free(cols);
-		pm_pq_filter_free(pf);
-		return 0;
-fail:
-		pm_free(cols);
-		pm_pq_filter_free(pf);
-		close_file(st);
-		return rc;
-	}
+	return pm_read_fields_schema(st->schema, st->work, st->nproj, out);
 }
 
 /* Moves children [0, n) of a struct batch into a new struct; releases the rest. */
@@ -333,56 +197,38 @@ static int take_children(struct ArrowArray *b, int64_t n, struct ArrowArray *kid
 	return pm_evolve_struct(kids, n, len, out);
 }
 
+/* Per batch: the split reader gives the work columns in their read types;
+ * the exact filter runs on them, filter-only columns are then dropped and
+ * the limit applied. */
 static int rd_next_inner(rd_state *st, struct ArrowArray *out)
 {
 	memset(out, 0, sizeof *out);
 	for (;;) {
-		struct ArrowArray b, work;
+		struct ArrowArray work;
 		int eof = 0, rc;
-		int64_t n, k;
+		int64_t n;
 
 		if (st->done || (st->limit >= 0 && st->emitted >= st->limit)) {
-			close_file(st);
+			close_split(st);
 			st->done = 1;
 			return 0;
 		}
-		if (!st->r) {
-			if ((rc = open_next(st)) != 0)
-				return rc;
-			if (st->done)
+		if (!st->sr) {
+			if (st->si >= st->n_splits) {
+				st->done = 1;
 				continue;
+			}
+			if ((rc = pm_split_reader_open(&st->ctx, st->splits[st->si++], &st->sr)) != 0)
+				return rc;
 		}
-		memset(&b, 0, sizeof b);
-		if ((rc = pm_pq_reader_next(st->r, &b, &eof)) != 0) {
-			rc = pm_err_wrap("reading data file %s", pm_buf_cstr(&st->path));
-			close_file(st);
+		st->ctx.want = !st->pred && st->limit >= 0 ? st->limit - st->emitted : -1;
+		if ((rc = st->sr->next(st->sr, &work, &eof)) != 0)
 			return rc;
-		}
 		if (eof) {
-			close_file(st);
+			close_split(st);
 			continue;
 		}
-		n = b.length;
-		for (k = 0; k < (int64_t)st->nwork; k++) {
-			int j = st->map[k];
-			if (j >= 0 && j < b.n_children) {
-				struct ArrowArray moved = *b.children[j];
-				b.children[j]->release = NULL;
-				rc = pm_evolve_cast(st->schema->fields[st->work[k]].name, st->file_schema.children[j],
-						    &moved, st->work_schema.children[k], &st->kids[k]);
-			} else {
-				rc = pm_evolve_null_array(st->work_schema.children[k], n, &st->kids[k]);
-			}
-			if (rc) {
-				while (k-- > 0)
-					st->kids[k].release(&st->kids[k]);
-				b.release(&b);
-				return pm_err_wrap("data file %s", pm_buf_cstr(&st->path));
-			}
-		}
-		b.release(&b);
-		if ((rc = pm_evolve_struct(st->kids, (int64_t)st->nwork, n, &work)) != 0)
-			return rc;
+		n = work.length;
 		if (st->pred && n > 0) {
 			int64_t cnt;
 			if ((size_t)n > st->sel_cap) {
@@ -396,7 +242,7 @@ static int rd_next_inner(rd_state *st, struct ArrowArray *out)
 			}
 			if ((rc = pm_pred_eval_batch(st->pred, &st->work_schema, &work, st->sel)) != 0) {
 				work.release(&work);
-				return pm_err_wrap("filtering data file %s", pm_buf_cstr(&st->path));
+				return pm_err_wrap("filtering data file %s", st->sr->source(st->sr));
 			}
 			cnt = pm_arrow_sel_count(st->sel, n);
 			if (cnt == 0) {
@@ -432,7 +278,7 @@ static int rd_next_inner(rd_state *st, struct ArrowArray *out)
 		}
 		st->emitted += work.length;
 		if (st->limit >= 0 && st->emitted >= st->limit)
-			close_file(st);
+			close_split(st);
 		*out = work;
 		return 0;
 	}
@@ -521,21 +367,36 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 		if (j == st->nwork)
 			st->work[st->nwork++] = (size_t)k;
 	}
-	if ((rc = fields_schema(st->schema, st->work, st->nwork, &st->work_schema)) != 0 ||
-	    (rc = fields_schema(st->schema, st->work, st->nproj, &st->out_schema)) != 0)
+	if ((rc = pm_read_fields_schema(st->schema, st->work, st->nwork, &st->work_schema)) != 0 ||
+	    (rc = pm_read_fields_schema(st->schema, st->work, st->nproj, &st->out_schema)) != 0)
 		goto fail;
-	st->map = pm_calloc(st->nwork + 1, sizeof *st->map);
 	st->kids = pm_calloc(st->nwork + 1, sizeof *st->kids);
 	st->splits = pm_calloc(n + 1, sizeof *st->splits);
-	if (!st->map || !st->kids || !st->splits) {
+	if (!st->kids || !st->splits) {
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < n; i++) {
+		/* Kinds no reader reads yet fail here, before anything is read. */
+		if ((rc = pm_split_reader_check(splits[i])) != 0)
+			goto fail;
 		if ((rc = pm_split_copy(splits[i], &st->splits[i])) != 0)
 			goto fail;
 		st->n_splits++;
 	}
+	st->ctx.io = st->io;
+	st->ctx.table_path = st->table_path;
+	st->ctx.schema = st->schema;
+	st->ctx.options = &st->options;
+	st->ctx.pi = &st->pi;
+	st->ctx.schemas = &st->schemas;
+	st->ctx.work = st->work;
+	st->ctx.nwork = st->nwork;
+	st->ctx.work_schema = &st->work_schema;
+	st->ctx.pred = st->pred;
+	st->ctx.batch_rows = st->batch_rows;
+	st->ctx.threads = st->threads;
+	st->ctx.want = -1;
 	pm_free(proj);
 	pm_strlist_dispose(&pcols);
 	/* pm_astream_init frees the state itself when it fails. */

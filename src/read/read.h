@@ -1,9 +1,10 @@
 /*
- * read/read.h - reading splits of append tables into Arrow batches
- * (spec core-format §4.7, §6.8): one data file open at a time, columns
- * mapped from the file's schema to the read schema by field id (renamed,
- * added, dropped and widened columns), predicate pushed down to the
- * Parquet reader and then applied exactly, projection and limit.
+ * read/read.h - reading splits into Arrow batches (spec core-format §4.7,
+ * §6.8): each split through the reader of its kind (split_reader.h; append
+ * splits: one data file open at a time, columns mapped from the file's
+ * schema to the read schema by field id: renamed, added, dropped and
+ * widened columns), predicate pushed down to the file format's reader and
+ * then applied exactly, projection and limit.
  *
  * Output types are exactly pm_type_to_arrow of the current schema's
  * fields (pypaimon's mapping), whatever the file stored.
@@ -37,11 +38,16 @@ typedef struct pm_read_spec {
  * or repeated column. */
 int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, size_t **idx, size_t *n);
 
+/* Arrow struct schema of fields idx[0..n) of s (pm_field_to_arrow each). */
+int pm_read_fields_schema(const pm_table_schema *s, const size_t *idx, size_t n, struct ArrowSchema *out);
+
 /* Arrow struct schema of what a read produces. */
 int pm_read_output_schema(const pm_table_schema *s, const pm_strlist *projection, struct ArrowSchema *out);
 
 /*
- * A stream over the splits (copied). Errors of get_next name the file.
+ * A stream over the splits (copied). PAIMON_EUNSUPPORTED at once for a
+ * split of a kind no reader reads yet (data-evolution, primary-key).
+ * Errors of get_next name the file.
  */
 int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size_t n,
 		   struct ArrowArrayStream *out);

@@ -23,6 +23,20 @@
 
 /* ----------------------------------------------------------------- splits */
 
+const char *pm_split_kind_name(int kind)
+{
+	switch (kind) {
+	case PM_SPLIT_APPEND:
+		return "append";
+	case PM_SPLIT_DATA_EVOLUTION:
+		return "data-evolution";
+	case PM_SPLIT_PRIMARY_KEY:
+		return "primary-key";
+	default:
+		return "unknown";
+	}
+}
+
 void pm_split_free(pm_split *s)
 {
 	if (!s)
@@ -41,6 +55,7 @@ int pm_split_copy(const pm_split *src, pm_split **out)
 	if (!s)
 		return PAIMON_ENOMEM;
 	s->snapshot_id = src->snapshot_id;
+	s->kind = src->kind;
 	s->bucket = src->bucket;
 	s->row_count = src->row_count;
 	if ((rc = pm_bytes_set(&s->partition, src->partition.p, src->partition.n)) != 0)
@@ -89,8 +104,12 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 		pm_buf_dispose(&ent);
 		return pm_err(PAIMON_EINVAL, "split too large to serialize (%zu bytes)", ent.len);
 	}
+	if (s->kind < 0 || s->kind > PM_SPLIT_KIND_MAX) {
+		pm_buf_dispose(&ent);
+		return pm_err(PAIMON_EINVAL, "split of unknown kind %d", s->kind);
+	}
 	memcpy(hdr, PM_SPLIT_MAGIC, 4);
-	put_u32(hdr + 4, PM_SPLIT_VERSION);
+	put_u32(hdr + 4, s->kind == PM_SPLIT_APPEND ? 1 : 2);
 	put_u64(hdr + 8, (uint64_t)s->snapshot_id);
 	put_u32(hdr + 16, (uint32_t)s->bucket);
 	put_u32(hdr + 20, (uint32_t)s->partition.n);
@@ -100,6 +119,10 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 		put_u32(l, (uint32_t)ent.len);
 		if ((rc = pm_buf_append(out, l, 4)) == 0)
 			rc = pm_buf_append(out, ent.data, ent.len);
+		if (!rc && s->kind != PM_SPLIT_APPEND) {
+			put_u32(l, (uint32_t)s->kind);
+			rc = pm_buf_append(out, l, 4);
+		}
 	}
 	pm_buf_dispose(&ent);
 	return rc;
@@ -109,27 +132,34 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 {
 	const uint8_t *p = data;
 	pm_split *s;
-	size_t plen, elen, i;
-	uint32_t ver;
+	size_t plen, elen, tail, i;
+	uint32_t ver, kind = PM_SPLIT_APPEND;
 	int rc;
 	*out = NULL;
 	if (!p || len < 24 || memcmp(p, PM_SPLIT_MAGIC, 4) != 0)
 		return pm_err(PAIMON_ECORRUPT, "split bytes: bad header (%zu bytes, magic %s)", len,
 			      len >= 4 && p && memcmp(p, PM_SPLIT_MAGIC, 4) == 0 ? "ok" : "missing");
 	ver = get_u32(p + 4);
-	if (ver != PM_SPLIT_VERSION)
-		return pm_err(PAIMON_ECORRUPT, "split bytes: unsupported version %u (expected %d)", ver,
+	if (ver < 1 || ver > PM_SPLIT_VERSION)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: unsupported version %u (expected 1 to %d)", ver,
 			      PM_SPLIT_VERSION);
+	tail = ver >= 2 ? 4 : 0; /* the kind after the entries */
 	plen = get_u32(p + 20);
-	if (plen > len - 24 || len - 24 - plen < 4)
+	if (plen > len - 24 || len - 24 - plen < 4 + tail)
 		return pm_err(PAIMON_ECORRUPT, "split bytes: partition length %zu exceeds the data", plen);
 	elen = get_u32(p + 24 + plen);
-	if (elen != len - 28 - plen)
+	if (elen != len - 28 - plen - tail)
 		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu does not match the data (%zu)",
-			      elen, len - 28 - plen);
+			      elen, len - 28 - plen - tail);
+	if (tail) {
+		kind = get_u32(p + len - 4);
+		if (kind > PM_SPLIT_KIND_MAX)
+			return pm_err(PAIMON_ECORRUPT, "split bytes: unknown split kind %u", kind);
+	}
 	s = pm_calloc(1, sizeof *s);
 	if (!s)
 		return PAIMON_ENOMEM;
+	s->kind = (int)kind;
 	s->snapshot_id = (int64_t)get_u64(p + 8);
 	s->bucket = (int32_t)get_u32(p + 16);
 	if ((rc = pm_bytes_set(&s->partition, p + 24, plen)) != 0)
@@ -639,12 +669,118 @@ static int plan_push_split(pm_scan_plan *p, pm_split *s, size_t *cap)
 	return 0;
 }
 
-/* Moves the entries of `live` into splits. */
+/* A file with a row-id range, for grouping. */
+typedef struct rid_item {
+	int64_t start, end;              /* [first_row_id, first_row_id + row_count) */
+	size_t pos;                      /* position in the group */
+} rid_item;
+
+static int rid_cmp(const void *a, const void *b)
+{
+	const rid_item *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * The packing units of a group: files whose row-id ranges overlap
+ * (sorted by first row id, transitively) form one unit; every other file
+ * is a unit of its own. *order (pm_free) gets the group positions unit
+ * after unit, *ustart (pm_free) the start of each unit in *order plus the
+ * end; units come in the group's (manifest) order of their first file,
+ * the files of a unit by first row id. When no file has a row-id range
+ * both stay NULL: every file is its own unit, in group order.
+ */
+static int group_units(const pm_manifest_entry_list *live, const group *g, size_t **order, size_t **ustart,
+		       size_t *nunits)
+{
+	size_t n = g->n, nr = 0, nu = 0, no = 0, i, k;
+	rid_item *it = NULL;
+	size_t *unit_of = NULL, *run = NULL, *ord = NULL, *us = NULL;
+	uint8_t *done = NULL;
+	int64_t cur_end = 0;
+
+	*order = *ustart = NULL;
+	*nunits = n;
+	for (i = 0; i < n; i++) {
+		const pm_data_file_meta *f = &live->items[g->idx[i]].file;
+		if (f->has_first_row_id && f->row_count > 0)
+			nr++;
+	}
+	if (nr == 0)
+		return 0;
+	it = pm_malloc(nr * sizeof *it);
+	unit_of = pm_malloc(n * sizeof *unit_of);
+	run = pm_malloc((nr + 1) * sizeof *run);
+	done = pm_calloc(nr, 1);
+	ord = pm_malloc(n * sizeof *ord);
+	us = pm_malloc((n + 1) * sizeof *us);
+	if (!it || !unit_of || !run || !done || !ord || !us) {
+		pm_free(it);
+		pm_free(unit_of);
+		pm_free(run);
+		pm_free(done);
+		pm_free(ord);
+		pm_free(us);
+		return PAIMON_ENOMEM;
+	}
+	for (i = 0, k = 0; i < n; i++) {
+		const pm_data_file_meta *f = &live->items[g->idx[i]].file;
+		unit_of[i] = SIZE_MAX;
+		if (!(f->has_first_row_id && f->row_count > 0))
+			continue;
+		it[k].start = f->first_row_id;
+		it[k].end = f->first_row_id > INT64_MAX - f->row_count ? INT64_MAX : f->first_row_id + f->row_count;
+		it[k].pos = i;
+		k++;
+	}
+	qsort(it, nr, sizeof *it, rid_cmp);
+	for (k = 0; k < nr; k++) {
+		if (k == 0 || it[k].start >= cur_end) {
+			run[nu++] = k;
+			cur_end = it[k].end;
+		} else if (it[k].end > cur_end) {
+			cur_end = it[k].end;
+		}
+		unit_of[it[k].pos] = nu - 1;
+	}
+	run[nu] = nr;
+	nu = 0;
+	for (i = 0; i < n; i++) {
+		size_t u = unit_of[i];
+		if (u == SIZE_MAX) {
+			us[nu++] = no;
+			ord[no++] = i;
+			continue;
+		}
+		if (done[u])
+			continue;
+		done[u] = 1;
+		us[nu++] = no;
+		for (k = run[u]; k < run[u + 1]; k++)
+			ord[no++] = it[k].pos;
+	}
+	us[nu] = no;
+	pm_free(it);
+	pm_free(unit_of);
+	pm_free(run);
+	pm_free(done);
+	*order = ord;
+	*ustart = us;
+	*nunits = nu;
+	return 0;
+}
+
+/* Moves the entries of `live` into splits. data_evolution: the table has
+ * data-evolution.enabled (a split with a unit of several files is then
+ * PM_SPLIT_DATA_EVOLUTION). */
 static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
-		       pm_scan_plan *p)
+		       int data_evolution, pm_scan_plan *p)
 {
 	group *groups = NULL;
-	size_t ngroups = 0, gcap = 0, tcap, *table = NULL, i, j, split_cap = 0;
+	size_t ngroups = 0, gcap = 0, tcap, *table = NULL, i, split_cap = 0;
+	size_t *order = NULL, *ustart = NULL;
 	int rc = 0;
 
 	tcap = 16;
@@ -696,11 +832,18 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 		group *g = &groups[i];
 		pm_split *s = NULL;
 		int64_t w = 0;
-		for (j = 0; j < g->n; j++) {
-			pm_manifest_entry *e = &live->items[g->idx[j]];
-			int64_t fw = e->file.file_size > open_cost ? e->file.file_size : open_cost;
-			pm_manifest_entry *slot;
-			if (s && w + fw > target && s->entries.len > 0) {
+		size_t nunits, u, k;
+		if ((rc = group_units(live, g, &order, &ustart, &nunits)) != 0)
+			goto out;
+		for (u = 0; u < nunits; u++) {
+			size_t a = order ? ustart[u] : u, b = order ? ustart[u + 1] : u + 1;
+			int64_t uw = 0;
+			for (k = a; k < b; k++) {
+				const pm_manifest_entry *e = &live->items[g->idx[order ? order[k] : k]];
+				int64_t fw = e->file.file_size > open_cost ? e->file.file_size : open_cost;
+				uw = uw > INT64_MAX - fw ? INT64_MAX : uw + fw;
+			}
+			if (s && w > target - uw && s->entries.len > 0) {
 				if ((rc = plan_push_split(p, s, &split_cap)) != 0) {
 					pm_split_free(s);
 					goto out;
@@ -715,24 +858,35 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 					goto out;
 				}
 				s->snapshot_id = snapshot_id;
+				s->kind = PM_SPLIT_APPEND;
 				s->bucket = g->bucket;
 				w = 0;
 			}
-			if (!(slot = pm_manifest_entry_list_push(&s->entries))) {
-				pm_split_free(s);
-				rc = PAIMON_ENOMEM;
-				goto out;
+			if (data_evolution && b - a > 1)
+				s->kind = PM_SPLIT_DATA_EVOLUTION;
+			for (k = a; k < b; k++) {
+				size_t pos = order ? order[k] : k;
+				pm_manifest_entry *e = &live->items[g->idx[pos]];
+				pm_manifest_entry *slot;
+				if (!(slot = pm_manifest_entry_list_push(&s->entries))) {
+					pm_split_free(s);
+					rc = PAIMON_ENOMEM;
+					goto out;
+				}
+				/* Move (the live list's slot is left zeroed). The group's
+				 * partition pointer refers to its first entry: the split
+				 * has copied it already; re-point it at that copy. */
+				*slot = *e;
+				memset(e, 0, sizeof *e);
+				if (pos == 0)
+					g->partition = &s->partition;
+				s->row_count += slot->file.row_count;
 			}
-			/* Move (the live list's slot is left zeroed). The group's
-			 * partition pointer refers to the first entry: the split
-			 * has copied it already; re-point it at that copy. */
-			*slot = *e;
-			memset(e, 0, sizeof *e);
-			if (j == 0)
-				g->partition = &s->partition;
-			s->row_count += slot->file.row_count;
-			w += fw;
+			w = w > INT64_MAX - uw ? INT64_MAX : w + uw;
 		}
+		pm_free(order);
+		pm_free(ustart);
+		order = ustart = NULL;
 		if (s) {
 			if ((rc = plan_push_split(p, s, &split_cap)) != 0) {
 				pm_split_free(s);
@@ -741,6 +895,8 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 		}
 	}
 out:
+	pm_free(order);
+	pm_free(ustart);
 	for (i = 0; i < ngroups; i++)
 		pm_free(groups[i].idx);
 	pm_free(groups);
@@ -749,6 +905,15 @@ out:
 }
 
 /* ------------------------------------------------------------------ plan */
+
+/* data-evolution.enabled: from the read options, else the table's. */
+static int data_evolution_enabled(const pm_table_schema *schema, const pm_strmap *opts)
+{
+	const char *v = opt(opts, "data-evolution.enabled");
+	if (!v)
+		v = pm_strmap_get(&schema->options, "data-evolution.enabled");
+	return v && !strcasecmp(v, "true");
+}
 
 void pm_scan_plan_dispose(pm_scan_plan *p)
 {
@@ -831,7 +996,8 @@ int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schem
 			out->files_selected++;
 	if (!pred)
 		out->files_total = out->files_selected;
-	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, out)) != 0)
+	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts),
+			      out)) != 0)
 		goto fail;
 	goto done;
 fail:

@@ -7,6 +7,13 @@
  * (weight = max(file size, source.split.open-file-cost), a new split when
  * adding a file would exceed source.split.target-size).
  *
+ * Files with a first row id (row-tracking / data-evolution tables) whose
+ * row-id ranges [first_row_id, first_row_id + row_count) overlap,
+ * transitively, form one unit that bin-packing never cuts: in a
+ * data-evolution table such files hold different columns of the same rows
+ * and only their merge gives the row. Files without a first row id pack
+ * one by one as before.
+ *
  * Ownership: plans own their splits; pm_split values returned through
  * out-parameters belong to the caller (pm_split_free).
  */
@@ -25,13 +32,40 @@
 #include "table/predicate.h"
 
 #define PM_SPLIT_MAGIC "PMSP"
-#define PM_SPLIT_VERSION 1
+/* Newest split byte version read and written; version 1 (no kind, always
+ * PM_SPLIT_APPEND) is still read, and still written for append splits. */
+#define PM_SPLIT_VERSION 2
 #define PM_SPLIT_DEFAULT_TARGET_SIZE ((int64_t)128 << 20)
 #define PM_SPLIT_DEFAULT_OPEN_FILE_COST ((int64_t)4 << 20)
+
+/*
+ * How the files of a split make rows (read/split_reader.h picks the reader
+ * by it). The values are part of the split bytes: never renumber.
+ */
+typedef enum pm_split_kind {
+	/* Independent append files: the rows of each file, one file after
+	 * another. A column a file lacks was added after it was written and
+	 * reads as nulls. */
+	PM_SPLIT_APPEND = 0,
+	/* Data-evolution table, some row-id range spread over several files
+	 * (each with some of the columns, see DataFileMeta.write_cols): a row
+	 * is merged by row id, per column from the newest file of its group
+	 * that has the column. A column missing from one file lives in a
+	 * sibling, so it must NOT read as nulls. Not read yet. */
+	PM_SPLIT_DATA_EVOLUTION = 1,
+	/* Primary-key table: LSM sorted runs merged by key (merge engine,
+	 * sequence number). Reserved; scan does not plan these yet. */
+	PM_SPLIT_PRIMARY_KEY = 2,
+} pm_split_kind;
+#define PM_SPLIT_KIND_MAX PM_SPLIT_PRIMARY_KEY
+
+/* Name of a kind for messages ("append", "data-evolution", "primary-key"). */
+const char *pm_split_kind_name(int kind);
 
 /* One unit of reading: files of one (partition, bucket) of one snapshot. */
 typedef struct pm_split {
 	int64_t snapshot_id;
+	int kind;                        /* pm_split_kind */
 	pm_bytes partition;              /* serialized partition, arity prefix */
 	int32_t bucket;
 	int64_t row_count;               /* sum of the files' row counts */
@@ -43,9 +77,11 @@ int pm_split_copy(const pm_split *src, pm_split **out);
 /*
  * Versioned bytes: "PMSP", u32 version, i64 snapshot id, i32 bucket,
  * u32 partition length + bytes, u32 entries length + the
- * pm_manifest_entries_encode form (all little-endian). Deserializing
- * validates every length and that each entry belongs to the split's
- * partition and bucket (PAIMON_ECORRUPT otherwise).
+ * pm_manifest_entries_encode form, then in version 2 only a u32 kind (all
+ * little-endian). Append splits are written as version 1 (the bytes of
+ * older releases), other kinds as version 2. Deserializing validates every
+ * length, the kind and that each entry belongs to the split's partition
+ * and bucket (PAIMON_ECORRUPT otherwise).
  */
 int pm_split_serialize(const pm_split *s, pm_buf *out);
 int pm_split_deserialize(const void *data, size_t len, pm_split **out);
