@@ -2,13 +2,16 @@
  * write/write.c - the append-table writer (see write.h).
  *
  * A batch is first normalized into a view in table column order: children
- * of the caller's batch are borrowed as they are when the Parquet writer
- * takes their Arrow type, otherwise converted (narrower ints, float32,
- * date64) or made up (all-null columns). Rows are then routed to their
- * (partition, bucket) group: per row the partition BinaryRow is encoded
- * into one reused buffer (no per-row allocation) and looked up in an open
- * addressing table; a batch that falls into one group is written without
- * copying, otherwise it is split with pm_arrow_filter.
+ * of the caller's batch are borrowed as they are when the format writer
+ * (Parquet) takes their Arrow type, otherwise converted (narrower ints,
+ * float32, date64) or made up (all-null columns). Rows are then routed to
+ * their (partition, bucket) group: per row the partition BinaryRow is
+ * encoded into one reused buffer (no per-row allocation) and looked up in
+ * an open addressing table; a batch that falls into one group is written
+ * without copying, otherwise it is split with pm_arrow_filter. Each group
+ * writes through its rolling file set (write/rolling.h), which opens,
+ * rolls and closes the files through format/format.h and hands every
+ * finished file back here as an ADD entry (in the order files finish).
  */
 #include "write/write.h"
 
