@@ -188,3 +188,40 @@ int pm_parse_bool(const char *s, int *out)
 	}
 	return PAIMON_EINVAL;
 }
+
+int pm_parse_memory_size(const char *key, const char *v, int64_t *out)
+{
+	char *end;
+	double x;
+	int64_t mul = 1;
+	while (*v == ' ')
+		v++;
+	x = strtod(v, &end);
+	if (end == v || x < 0)
+		goto bad;
+	while (*end == ' ')
+		end++;
+	if (*end) {
+		if (!strcasecmp(end, "b") || !strcasecmp(end, "bytes"))
+			mul = 1;
+		else if (!strcasecmp(end, "k") || !strcasecmp(end, "kb") || !strcasecmp(end, "kib") ||
+			 !strcasecmp(end, "kibibytes"))
+			mul = 1LL << 10;
+		else if (!strcasecmp(end, "m") || !strcasecmp(end, "mb") || !strcasecmp(end, "mib") ||
+			 !strcasecmp(end, "mebibytes"))
+			mul = 1LL << 20;
+		else if (!strcasecmp(end, "g") || !strcasecmp(end, "gb") || !strcasecmp(end, "gib") ||
+			 !strcasecmp(end, "gibibytes"))
+			mul = 1LL << 30;
+		else if (!strcasecmp(end, "t") || !strcasecmp(end, "tb") || !strcasecmp(end, "tib"))
+			mul = 1LL << 40;
+		else
+			goto bad;
+	}
+	if (x * (double)mul > 9.0e18)
+		goto bad;
+	*out = (int64_t)(x * (double)mul);
+	return 0;
+bad:
+	return pm_err(PAIMON_EINVAL, "option '%s': invalid size '%s'", key, v);
+}

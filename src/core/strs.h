@@ -7,6 +7,7 @@
 #define PM_CORE_STRS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct pm_strlist {
 	char **items;
@@ -42,5 +43,9 @@ void pm_strmap_dispose(pm_strmap *m);
  * (without setting the error message; callers name the thing at fault). */
 int pm_parse_i64(const char *s, long long *out);
 int pm_parse_bool(const char *s, int *out);
+/* A memory size as Java's MemorySize writes it ("256 mb", "128MB", "1024",
+ * "1 kb"; units b/bytes, k/kb/kib/kibibytes, m.., g.., t/tb/tib) into bytes.
+ * PAIMON_EINVAL "option '<key>': invalid size '<v>'" otherwise. */
+int pm_parse_memory_size(const char *key, const char *v, int64_t *out);
 
 #endif

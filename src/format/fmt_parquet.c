@@ -112,6 +112,23 @@ static int write_options(const pm_strmap *table_options, pm_format_wopts **out)
 	return 0;
 }
 
+#define DEFAULT_ROW_GROUP_SIZE (128LL << 20)
+
+static int write_options_target(pm_format_wopts *o, const pm_strmap *table_options, int64_t target_file_size)
+{
+	int64_t rg = DEFAULT_ROW_GROUP_SIZE;
+	const char *v = table_options ? pm_strmap_get(table_options, "parquet.block.size") : NULL;
+	int rc;
+	if (v && (rc = pm_parse_memory_size("parquet.block.size", v, &rg)))
+		return rc;
+	if (rg > target_file_size)
+		rg = target_file_size;
+	if (rg < 1)
+		rg = 1;
+	o->pq.row_group_size = rg;
+	return 0;
+}
+
 static void write_options_free(pm_format_wopts *o)
 {
 	pm_free(o);
@@ -179,5 +196,6 @@ const pm_format pm_format_parquet = {
 	.reader_open = reader_open,
 	.write_options = write_options,
 	.write_options_free = write_options_free,
+	.write_options_target = write_options_target,
 	.writer_open = writer_open,
 };

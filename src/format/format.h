@@ -78,6 +78,15 @@ struct pm_format {
 	 * *out owned by the caller, freed with write_options_free. */
 	int (*write_options)(const pm_strmap *table_options, pm_format_wopts **out);
 	void (*write_options_free)(pm_format_wopts *o);
+	/* Fits parsed options to the table writer's rolling target: the
+	 * writer rolls when bytes_written reaches target_file_size, so a
+	 * format that buffers (Parquet: bytes_written moves only when a row
+	 * group is flushed) keeps its buffer no larger than the target.
+	 * Parquet: row groups of `parquet.block.size` (default 128 MiB)
+	 * capped at the target; PAIMON_EINVAL names the option. NULL: the
+	 * format needs nothing. */
+	int (*write_options_target)(pm_format_wopts *o, const pm_strmap *table_options,
+				    int64_t target_file_size);
 
 	/* Writing rows of type `row` (a ROW type with field ids) into a new
 	 * file at path; opt from write_options (NULL: defaults). */

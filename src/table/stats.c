@@ -726,3 +726,12 @@ void pm_col_stats_merge(const pm_type *t, pm_col_stats *a, const pm_col_stats *b
 	else
 		a->null_count += b->null_count;
 }
+
+int pm_stats_from_file(const pm_table_schema *s, const pm_stats_mode *modes, int dense,
+		       const pm_format_file_stats *fs, pm_simple_stats *out, int *has_cols,
+		       pm_strlist *out_cols)
+{
+	static const pm_pq_file_meta no_footer; /* no row groups: no column has stats */
+	return pm_stats_from_parquet(s, modes, dense, fs && fs->parquet_meta ? fs->parquet_meta : &no_footer,
+				     out, has_cols, out_cols);
+}

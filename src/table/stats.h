@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format/format.h"
 #include "format/parquet/parquet_meta.h"
 #include "meta/manifest.h"
 #include "meta/schema.h"
@@ -50,6 +51,18 @@ int pm_stats_modes(const pm_table_schema *s, pm_stats_mode **modes, int *dense);
 int pm_stats_from_parquet(const pm_table_schema *s, const pm_stats_mode *modes, int dense,
 			  const pm_pq_file_meta *fm, pm_simple_stats *out, int *has_cols,
 			  pm_strlist *out_cols);
+
+/*
+ * The statistics extractor of the table writer: value stats of a finished
+ * data file from what its format reports (pm_format_writer stats). A
+ * Parquet footer goes through pm_stats_from_parquet; a format without
+ * footer statistics gives every column no stats (as a column without a
+ * chunk: mode none), so with dense store EMPTY stats and an empty list.
+ * Same outputs and ownership as pm_stats_from_parquet.
+ */
+int pm_stats_from_file(const pm_table_schema *s, const pm_stats_mode *modes, int dense,
+		       const pm_format_file_stats *fs, pm_simple_stats *out, int *has_cols,
+		       pm_strlist *out_cols);
 
 /* One column's statistics as read from a manifest. */
 typedef struct pm_col_stats {

@@ -2,13 +2,16 @@
  * write/write.c - the append-table writer (see write.h).
  *
  * A batch is first normalized into a view in table column order: children
- * of the caller's batch are borrowed as they are when the Parquet writer
- * takes their Arrow type, otherwise converted (narrower ints, float32,
- * date64) or made up (all-null columns). Rows are then routed to their
- * (partition, bucket) group: per row the partition BinaryRow is encoded
- * into one reused buffer (no per-row allocation) and looked up in an open
- * addressing table; a batch that falls into one group is written without
- * copying, otherwise it is split with pm_arrow_filter.
+ * of the caller's batch are borrowed as they are when the format writer
+ * (Parquet) takes their Arrow type, otherwise converted (narrower ints,
+ * float32, date64) or made up (all-null columns). Rows are then routed to
+ * their (partition, bucket) group: per row the partition BinaryRow is
+ * encoded into one reused buffer (no per-row allocation) and looked up in
+ * an open addressing table; a batch that falls into one group is written
+ * without copying, otherwise it is split with pm_arrow_filter. Each group
+ * writes through its rolling file set (write/rolling.h), which opens,
+ * rolls and closes the files through format/format.h and hands every
+ * finished file back here as an ADD entry (in the order files finish).
  */
 #include "write/write.h"
 
@@ -23,12 +26,11 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/mem.h"
-#include "core/uuid.h"
-#include "format/parquet/writer.h"
+#include "format/format.h"
 #include "table/stats.h"
 #include "types/datum.h"
+#include "write/rolling.h"
 
-#define SLICE_ROWS 262144
 /* Rows routed to many groups are gathered per batch and held (pending)
  * until this many bytes are buffered, then every group writes its pending
  * slices back to back: one partition's Parquet writer (dictionaries,
@@ -53,20 +55,13 @@ typedef struct pslice {
 	int64_t off, len;
 } pslice;
 #define DEFAULT_TARGET_FILE_SIZE (256LL << 20)
-#define DEFAULT_ROW_GROUP_SIZE (128LL << 20)
 
 typedef struct wgroup {
 	pm_bytes partition;        /* with arity prefix */
 	int32_t bucket;
 	uint64_t hash;
-	char *dir;                 /* data directory */
-	char uuid[PM_UUID_STR_LEN + 1];
-	int64_t file_n;            /* next file counter */
-	int64_t seq;               /* next sequence number */
-	pm_pq_writer *pw;             /* open file or NULL */
-	char *cur_name;
-	int64_t cur_rows;
-	int64_t cur_min_seq;
+	pm_table_writer *w;        /* the writer it belongs to (roll sinks) */
+	pm_roll_set *rs;           /* the group's files (write/rolling.h) */
 	pslice *pend;              /* rows routed here, not yet written */
 	size_t n_pend, cap_pend;
 } wgroup;
@@ -78,7 +73,9 @@ struct pm_table_writer {
 	pm_partition_info pi;
 	int has_pi;
 	pm_type *row_type;         /* ROW of the table's fields (file schema) */
-	pm_pq_writer_opts pq;
+	const pm_format *fmt;      /* file.format */
+	pm_format_wopts *wopts;    /* its writer options */
+	pm_roll_config roll;       /* shared by every group's file set */
 	int64_t target_size;
 	int64_t target_rows;
 	char *prefix;              /* data-file.prefix */
@@ -121,44 +118,6 @@ static const char *opt(const pm_table_writer *w, const char *key)
 	return pm_strmap_get(&w->schema->options, key);
 }
 
-/* "256 mb", "128MB", "1024", "1 kb" -> bytes (Java MemorySize). */
-static int parse_size(const char *key, const char *v, int64_t *out)
-{
-	char *end;
-	double x;
-	int64_t mul = 1;
-	while (*v == ' ')
-		v++;
-	x = strtod(v, &end);
-	if (end == v || x < 0)
-		goto bad;
-	while (*end == ' ')
-		end++;
-	if (*end) {
-		if (!strcasecmp(end, "b") || !strcasecmp(end, "bytes"))
-			mul = 1;
-		else if (!strcasecmp(end, "k") || !strcasecmp(end, "kb") || !strcasecmp(end, "kib") ||
-			 !strcasecmp(end, "kibibytes"))
-			mul = 1LL << 10;
-		else if (!strcasecmp(end, "m") || !strcasecmp(end, "mb") || !strcasecmp(end, "mib") ||
-			 !strcasecmp(end, "mebibytes"))
-			mul = 1LL << 20;
-		else if (!strcasecmp(end, "g") || !strcasecmp(end, "gb") || !strcasecmp(end, "gib") ||
-			 !strcasecmp(end, "gibibytes"))
-			mul = 1LL << 30;
-		else if (!strcasecmp(end, "t") || !strcasecmp(end, "tb") || !strcasecmp(end, "tib"))
-			mul = 1LL << 40;
-		else
-			goto bad;
-	}
-	if (x * (double)mul > 9.0e18)
-		goto bad;
-	*out = (int64_t)(x * (double)mul);
-	return 0;
-bad:
-	return pm_err(PAIMON_EINVAL, "option '%s': invalid size '%s'", key, v);
-}
-
 static int parse_long_opt(const char *key, const char *v, long long lo, long long *out)
 {
 	if (pm_parse_i64(v, out) || *out < lo)
@@ -176,28 +135,18 @@ static int setup_options(pm_table_writer *w)
 		return pm_err(PAIMON_EUNSUPPORTED, "writing primary-key tables is not supported (table '%s')",
 			      w->table_path);
 	v = opt(w, "file.format");
-	if (v && strcasecmp(v, "parquet"))
-		return pm_err(PAIMON_EUNSUPPORTED, "file.format '%s' is not supported for writing (only parquet)", v);
-
-	pm_pq_writer_opts_default(&w->pq);
-	v = opt(w, "file.compression");
-	if ((rc = pm_pq_writer_opts_set(&w->pq, "compression", v ? v : "zstd")))
-		return pm_err_wrap("option 'file.compression'");
-	if ((v = opt(w, "file.compression.zstd-level")) &&
-	    (rc = pm_pq_writer_opts_set(&w->pq, "compression.level", v)))
-		return pm_err_wrap("option 'file.compression.zstd-level'");
-	if ((v = opt(w, "parquet.page.size")) && (rc = pm_pq_writer_opts_set(&w->pq, "page.size", v)))
-		return pm_err_wrap("option 'parquet.page.size'");
-	if ((v = opt(w, "parquet.enable.dictionary")) && (rc = pm_pq_writer_opts_set(&w->pq, "dictionary", v)))
-		return pm_err_wrap("option 'parquet.enable.dictionary'");
+	if ((rc = pm_format_by_name(v ? v : "parquet", &w->fmt)))
+		return rc;
+	if ((rc = w->fmt->write_options(&w->schema->options, &w->wopts)))
+		return rc;
 
 	w->target_size = DEFAULT_TARGET_FILE_SIZE;
-	if ((v = opt(w, "target-file-size")) && (rc = parse_size("target-file-size", v, &w->target_size)))
+	if ((v = opt(w, "target-file-size")) && (rc = pm_parse_memory_size("target-file-size", v, &w->target_size)))
 		return rc;
 	if (w->target_size <= 0)
 		w->target_size = 1;
 	w->buffer_limit = DEFAULT_WRITE_BUFFER;
-	if ((v = opt(w, "write-buffer-size")) && (rc = parse_size("write-buffer-size", v, &w->buffer_limit)))
+	if ((v = opt(w, "write-buffer-size")) && (rc = pm_parse_memory_size("write-buffer-size", v, &w->buffer_limit)))
 		return rc;
 	w->target_rows = INT64_MAX;
 	if ((v = opt(w, "target-file-row-num"))) {
@@ -205,18 +154,11 @@ static int setup_options(pm_table_writer *w)
 			return rc;
 		w->target_rows = x;
 	}
-	/* The Parquet writer reports its size when a row group is flushed:
-	 * keep row groups no larger than the target so rolling is accurate. */
-	{
-		int64_t rg = DEFAULT_ROW_GROUP_SIZE;
-		if ((v = opt(w, "parquet.block.size")) && (rc = parse_size("parquet.block.size", v, &rg)))
-			return rc;
-		if (rg > w->target_size)
-			rg = w->target_size;
-		if (rg < 1)
-			rg = 1;
-		w->pq.row_group_size = rg;
-	}
+	/* A format that buffers (Parquet row groups) keeps its buffer no
+	 * larger than the target so rolling is accurate. */
+	if (w->fmt->write_options_target &&
+	    (rc = w->fmt->write_options_target(w->wopts, &w->schema->options, w->target_size)))
+		return rc;
 
 	v = opt(w, "data-file.prefix");
 	if (!(w->prefix = pm_strdup(v ? v : "data-")))
@@ -239,10 +181,10 @@ static int setup_options(pm_table_writer *w)
 			cext = "lz4";
 		if (with_c && *cext) {
 			char buf[64];
-			snprintf(buf, sizeof buf, ".%s.parquet", cext);
+			snprintf(buf, sizeof buf, ".%s%s", cext, w->fmt->extension);
 			w->ext = pm_strdup(buf);
 		} else {
-			w->ext = pm_strdup(".parquet");
+			w->ext = pm_strdup(w->fmt->extension);
 		}
 		if (!w->ext)
 			return PAIMON_ENOMEM;
@@ -376,10 +318,8 @@ static void group_free(pm_table_writer *w, wgroup *g)
 		return;
 	group_drop_pending(w, g);
 	pm_free(g->pend);
-	pm_pq_writer_free(g->pw); /* removes an unfinished file */
+	pm_roll_set_free(g->rs); /* removes unfinished files */
 	pm_bytes_dispose(&g->partition);
-	pm_free(g->dir);
-	pm_free(g->cur_name);
 	pm_free(g);
 }
 
@@ -415,17 +355,15 @@ static int group_get(pm_table_writer *w, const uint8_t *part, size_t n, int32_t 
 		return PAIMON_ENOMEM;
 	g->bucket = bucket;
 	g->hash = h;
-	if ((rc = pm_bytes_set(&g->partition, part, n)) || (rc = pm_uuid_v4(g->uuid)) ||
-	    (rc = pm_table_data_dir(w->table_path, w->path_dir, &w->pi, part, n, bucket, &dir))) {
+	g->w = w;
+	if ((rc = pm_bytes_set(&g->partition, part, n)) ||
+	    (rc = pm_table_data_dir(w->table_path, w->path_dir, &w->pi, part, n, bucket, &dir)) ||
+	    (rc = pm_roll_set_new(&w->roll, pm_buf_cstr(&dir), g, &g->rs))) {
 		pm_buf_dispose(&dir);
 		group_free(w, g);
 		return rc;
 	}
-	g->dir = pm_buf_detach(&dir);
-	if (!g->dir) {
-		group_free(w, g);
-		return pm_err(PAIMON_ENOMEM, "out of memory");
-	}
+	pm_buf_dispose(&dir);
 	w->groups[w->n_groups] = g;
 	for (j = (size_t)(h & (w->n_slots - 1)); w->slots[j]; j = (j + 1) & (w->n_slots - 1))
 		;
@@ -436,92 +374,37 @@ static int group_get(pm_table_writer *w, const uint8_t *part, size_t n, int32_t 
 
 /* ------------------------------------------------------------ files */
 
-static int open_file(pm_table_writer *w, wgroup *g)
+/* Roll sinks (ctx: the group): a finished file is listed for deletion
+ * until prepare_commit hands it out, and becomes an ADD entry. */
+static int on_path(void *ctx, const char *path)
 {
-	char name[PM_UUID_STR_LEN + 96];
-	char *path;
-	int rc;
-	if (!g->file_n && (rc = pm_fileio_mkdirs(w->io, g->dir)))
-		return rc;
-	if (strlen(w->prefix) + strlen(w->ext) + PM_UUID_STR_LEN + 24 >= sizeof name) {
-		size_t n = strlen(w->prefix) + strlen(w->ext) + PM_UUID_STR_LEN + 24;
-		char *big = pm_malloc(n);
-		if (!big)
-			return PAIMON_ENOMEM;
-		snprintf(big, n, "%s%s-%lld%s", w->prefix, g->uuid, (long long)g->file_n, w->ext);
-		pm_free(g->cur_name);
-		g->cur_name = big;
-	} else {
-		snprintf(name, sizeof name, "%s%s-%lld%s", w->prefix, g->uuid, (long long)g->file_n, w->ext);
-		pm_free(g->cur_name);
-		if (!(g->cur_name = pm_strdup(name)))
-			return PAIMON_ENOMEM;
-	}
-	g->file_n++;
-	if (!(path = pm_path_join(g->dir, g->cur_name)))
-		return PAIMON_ENOMEM;
-	rc = pm_pq_writer_open(w->io, path, w->row_type, &w->pq, &g->pw);
-	pm_free(path);
-	if (rc)
-		return rc;
-	g->cur_rows = 0;
-	g->cur_min_seq = g->seq;
-	return 0;
+	wgroup *g = ctx;
+	return pm_strlist_push(&g->w->done_paths, path);
 }
 
-/* Closes g's file and records its ADD entry. */
-static int close_file(pm_table_writer *w, wgroup *g)
+static int on_file(void *ctx, int companion, pm_data_file_meta *meta)
 {
+	wgroup *g = ctx;
+	pm_table_writer *w = g->w;
 	pm_manifest_entry *e;
-	pm_strlist cols = {0};
-	int has_cols = 0, rc;
-	char *path;
-	if (!g->pw)
-		return 0;
-	if ((rc = pm_pq_writer_close(g->pw)))
-		return rc;
-	if (!(path = pm_path_join(g->dir, g->cur_name)))
+	int rc;
+	(void)companion;
+	if (!(e = pm_manifest_entry_list_push(&w->done))) {
+		pm_data_file_meta_dispose(meta);
 		return PAIMON_ENOMEM;
-	if ((rc = pm_strlist_push(&w->done_paths, path))) {
-		pm_free(path);
-		return rc;
 	}
-	pm_free(path);
-	if (!(e = pm_manifest_entry_list_push(&w->done)))
-		return PAIMON_ENOMEM;
 	e->kind = PM_FILE_KIND_ADD;
 	e->bucket = g->bucket;
 	e->total_buckets = w->total_buckets;
-	if ((rc = pm_bytes_set(&e->partition, g->partition.p, g->partition.n)) ||
-	    (rc = pm_data_file_meta_init_append(&e->file)))
-		goto fail;
-	if (!(e->file.file_name = pm_strdup(g->cur_name))) {
-		rc = PAIMON_ENOMEM;
-		goto fail;
+	e->file = *meta;
+	memset(meta, 0, sizeof *meta);
+	if ((rc = pm_bytes_set(&e->partition, g->partition.p, g->partition.n))) {
+		/* drop the half-built entry; the file stays listed for deletion */
+		pm_manifest_entry_dispose(e);
+		w->done.len--;
+		return rc;
 	}
-	e->file.file_size = (int64_t)pm_pq_writer_bytes_written(g->pw);
-	e->file.row_count = g->cur_rows;
-	e->file.min_sequence_number = g->cur_min_seq;
-	e->file.max_sequence_number = g->cur_min_seq + g->cur_rows - 1;
-	e->file.schema_id = w->schema->id;
-	pm_simple_stats_dispose(&e->file.value_stats);
-	if ((rc = pm_stats_from_parquet(w->schema, w->modes, w->dense, pm_pq_writer_file_meta(g->pw),
-					&e->file.value_stats, &has_cols, &cols))) {
-		pm_strlist_dispose(&cols);
-		pm_err_wrap("statistics of data file '%s'", g->cur_name);
-		goto fail;
-	}
-	pm_strlist_dispose(&e->file.value_stats_cols);
-	e->file.has_value_stats_cols = has_cols;
-	e->file.value_stats_cols = cols;
-	pm_pq_writer_free(g->pw);
-	g->pw = NULL;
 	return 0;
-fail:
-	/* drop the half-built entry; the file stays listed for deletion */
-	pm_manifest_entry_dispose(e);
-	w->done.len--;
-	return rc;
 }
 
 /* Dummy release for views (their memory is managed by the writer). */
@@ -533,32 +416,14 @@ static void view_release(struct ArrowArray *a)
 /* Writes rows [0, b->length) of a normalized batch b to group g, rolling. */
 static int group_write(pm_table_writer *w, wgroup *g, const struct ArrowArray *b, const struct ArrowSchema *s)
 {
-	int64_t r = 0;
-	int rc;
-	while (r < b->length) {
-		struct ArrowArray slice;
-		int64_t n = b->length - r;
-		if (!g->pw && (rc = open_file(w, g)))
-			return rc;
-		if (n > SLICE_ROWS)
-			n = SLICE_ROWS;
-		if (n > w->target_rows - g->cur_rows)
-			n = w->target_rows - g->cur_rows;
-		slice = *b;
-		slice.offset = b->offset + r;
-		slice.length = n;
-		slice.release = view_release;
-		if ((rc = pm_pq_writer_write(g->pw, &slice, s)))
-			return rc;
-		g->cur_rows += n;
-		g->seq += n;
-		r += n;
-		if (g->cur_rows >= w->target_rows || (int64_t)pm_pq_writer_bytes_written(g->pw) >= w->target_size) {
-			if ((rc = close_file(w, g)))
-				return rc;
-		}
-	}
-	return 0;
+	(void)w;
+	return pm_roll_set_write(g->rs, b, s);
+}
+
+static int close_file(pm_table_writer *w, wgroup *g)
+{
+	(void)w;
+	return pm_roll_set_close_file(g->rs);
 }
 
 /* Writes g's pending slices (in routing order) and releases them. */
@@ -1028,6 +893,19 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
 			goto fail;
 		w->row_type->nfields++;
 	}
+	w->roll.io = io;
+	w->roll.format = w->fmt;
+	w->roll.wopts = w->wopts;
+	w->roll.row = w->row_type;
+	w->roll.target_size = w->target_size;
+	w->roll.target_rows = w->target_rows;
+	w->roll.prefix = w->prefix;
+	w->roll.extension = w->ext;
+	w->roll.schema = w->schema;
+	w->roll.modes = w->modes;
+	w->roll.dense = w->dense;
+	w->roll.on_path = on_path;
+	w->roll.on_file = on_file;
 	{
 		size_t nv = w->pi.n > w->n_bkey ? w->pi.n : w->n_bkey;
 		if (!(w->vals = pm_calloc(nv ? nv : 1, sizeof *w->vals))) {
@@ -1483,6 +1361,8 @@ void pm_table_writer_free(pm_table_writer *w)
 	if (w->has_pi)
 		pm_partition_info_dispose(&w->pi);
 	pm_type_free(w->row_type);
+	if (w->wopts)
+		w->fmt->write_options_free(w->wopts);
 	pm_schema_free(w->schema);
 	pm_free(w->table_path);
 	pm_free(w->prefix);

@@ -15,16 +15,19 @@
  * columns (manifest form); the bucket is 0 for unaware tables (bucket -1,
  * total buckets -1) and, for bucket = N > 0, Java's
  * abs(hash(BinaryRow(bucket-key columns)) % N). Each (partition, bucket)
- * has one open Parquet writer; files are named
+ * has one rolling file set (write/rolling.h: a data file, and later its
+ * .blob / .vector.* companions) writing through the file-format interface
+ * (format/format.h) only; files are named
  * "<data-file.prefix><uuid>-<n>.parquet" (uuid per (partition, bucket)
- * writer, counter per writer) under
+ * set, counter per set) under
  * "<table>/[<data-file.path-directory>/]<k=v/...>bucket-<b>/" and roll at
  * target-file-size (default 256 MiB) or target-file-row-num rows.
- * Unpartitioned unaware tables hand batches to the Parquet writer without
+ * Unpartitioned unaware tables hand batches to the format writer without
  * copying.
  *
- * Options (table options, overridden by the writer's): file.format (only
- * parquet), file.compression (zstd), file.compression.zstd-level (1),
+ * Options (table options, overridden by the writer's): file.format (the
+ * formats of format/format.h: parquet; others -> PAIMON_EUNSUPPORTED
+ * "unsupported file format 'orc'"), file.compression (zstd), file.compression.zstd-level (1),
  * parquet.block.size / parquet.page.size / parquet.enable.dictionary,
  * target-file-size, target-file-row-num, data-file.prefix,
  * data-file.path-directory, file.suffix.include.compression, bucket,
@@ -48,7 +51,7 @@ typedef struct pm_table_writer pm_table_writer;
 /*
  * A writer for the table at table_path with schema s (copied). opts (may
  * be NULL) override the schema's options. PAIMON_EUNSUPPORTED for primary
- * key tables and file formats other than parquet; PAIMON_EINVAL for bad
+ * key tables and file formats the registry does not know; PAIMON_EINVAL for bad
  * options (naming them).
  */
 int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,

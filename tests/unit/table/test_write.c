@@ -516,6 +516,18 @@ static void errors(void)
 	CHECK_OK(paimon_options_set(o, "file.format", "orc"));
 	CHECK_RC(paimon_table_write_new(&w, t, o), PAIMON_EUNSUPPORTED);
 	CHECK_MSG("orc");
+	CHECK_MSG("unsupported file format 'orc'"); /* the format registry's words */
+	paimon_options_free(o);
+	/* option errors name the option, whoever parses it */
+	CHECK_OK(paimon_options_new(&o));
+	CHECK_OK(paimon_options_set(o, "parquet.block.size", "12 parsecs"));
+	CHECK_RC(paimon_table_write_new(&w, t, o), PAIMON_EINVAL);
+	CHECK_MSG("option 'parquet.block.size': invalid size '12 parsecs'");
+	paimon_options_free(o);
+	CHECK_OK(paimon_options_new(&o));
+	CHECK_OK(paimon_options_set(o, "file.compression", "brotli9"));
+	CHECK_RC(paimon_table_write_new(&w, t, o), PAIMON_EINVAL);
+	CHECK_MSG("option 'file.compression'");
 	paimon_options_free(o);
 	CHECK_OK(paimon_options_new(&o));
 	CHECK_OK(paimon_options_set(o, "bucket", "2"));

@@ -1,0 +1,323 @@
+/*
+ * write/rolling.c - rolling file writers (see rolling.h).
+ */
+#include "write/rolling.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/mem.h"
+#include "core/uuid.h"
+
+#define SLICE_ROWS 262144
+
+/* A column subset of the batch as a struct view (no copy). */
+typedef struct proj {
+	struct ArrowArray arr;
+	struct ArrowSchema sch;
+	struct ArrowArray **ach;
+	struct ArrowSchema **sch_ch;
+} proj;
+
+/* One file of the set: the data file (spec NULL) or a companion. */
+typedef struct rfile {
+	const pm_format *format;
+	const pm_format_wopts *wopts;
+	const pm_type *row;
+	const size_t *columns;     /* NULL: all */
+	size_t n_columns;
+	const char *extension;
+	int64_t target_size;       /* <= 0: none of its own */
+	pm_format_writer *fw;      /* open file or NULL */
+	char *name;                /* of the open (or last) file */
+	proj p;
+} rfile;
+
+struct pm_roll_set {
+	const pm_roll_config *cfg;
+	void *ctx;
+	char *dir;
+	char uuid[PM_UUID_STR_LEN + 1];
+	int64_t file_n;            /* next file counter */
+	int64_t seq;               /* next sequence number */
+	int64_t cur_rows;
+	int64_t cur_min_seq;
+	int open;                  /* files of the set are open */
+	rfile *files;              /* [0] data, [1 + k] companion k */
+	size_t n_files;
+};
+
+static void view_release(struct ArrowArray *a)
+{
+	a->release = NULL;
+}
+
+int pm_roll_set_new(const pm_roll_config *cfg, const char *dir, void *ctx, pm_roll_set **out)
+{
+	pm_roll_set *rs;
+	size_t i;
+	int rc;
+	*out = NULL;
+	if (!(rs = pm_calloc(1, sizeof *rs)))
+		return PAIMON_ENOMEM;
+	rs->cfg = cfg;
+	rs->ctx = ctx;
+	rs->n_files = 1 + cfg->n_companions;
+	if (!(rs->dir = pm_strdup(dir)) || !(rs->files = pm_calloc(rs->n_files, sizeof *rs->files))) {
+		pm_roll_set_free(rs);
+		return PAIMON_ENOMEM;
+	}
+	if ((rc = pm_uuid_v4(rs->uuid))) {
+		pm_roll_set_free(rs);
+		return rc;
+	}
+	for (i = 0; i < rs->n_files; i++) {
+		rfile *f = &rs->files[i];
+		if (i == 0) {
+			f->format = cfg->format;
+			f->wopts = cfg->wopts;
+			f->row = cfg->row;
+			f->columns = cfg->columns;
+			f->n_columns = cfg->n_columns;
+			f->extension = cfg->extension;
+		} else {
+			const pm_roll_companion *c = &cfg->companions[i - 1];
+			f->format = c->format;
+			f->wopts = c->wopts;
+			f->row = c->row;
+			f->columns = c->columns;
+			f->n_columns = c->n_columns;
+			f->extension = c->extension;
+			f->target_size = c->target_size;
+		}
+		if (f->columns && (!(f->p.ach = pm_calloc(f->n_columns ? f->n_columns : 1, sizeof *f->p.ach)) ||
+				   !(f->p.sch_ch = pm_calloc(f->n_columns ? f->n_columns : 1, sizeof *f->p.sch_ch)))) {
+			pm_roll_set_free(rs);
+			return PAIMON_ENOMEM;
+		}
+	}
+	*out = rs;
+	return 0;
+}
+
+/* Frees the set's open writers (their unfinished files are removed). */
+static void drop_writers(pm_roll_set *rs)
+{
+	size_t i;
+	for (i = 0; i < rs->n_files; i++) {
+		pm_format_writer_free(rs->files[i].fw);
+		rs->files[i].fw = NULL;
+	}
+	rs->open = 0;
+}
+
+void pm_roll_set_free(pm_roll_set *rs)
+{
+	size_t i;
+	if (!rs)
+		return;
+	for (i = 0; rs->files && i < rs->n_files; i++) {
+		rfile *f = &rs->files[i];
+		pm_format_writer_free(f->fw);
+		pm_free(f->name);
+		pm_free(f->p.ach);
+		pm_free(f->p.sch_ch);
+	}
+	pm_free(rs->files);
+	pm_free(rs->dir);
+	pm_free(rs);
+}
+
+static int open_files(pm_roll_set *rs)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	size_t i;
+	int rc;
+	if (!rs->file_n && (rc = pm_fileio_mkdirs(cfg->io, rs->dir)))
+		return rc;
+	for (i = 0; i < rs->n_files; i++) {
+		rfile *f = &rs->files[i];
+		size_t n = strlen(cfg->prefix) + strlen(f->extension) + PM_UUID_STR_LEN + 24;
+		char *path;
+		pm_free(f->name);
+		if (!(f->name = pm_malloc(n))) {
+			drop_writers(rs);
+			return PAIMON_ENOMEM;
+		}
+		snprintf(f->name, n, "%s%s-%lld%s", cfg->prefix, rs->uuid, (long long)rs->file_n, f->extension);
+		if (!(path = pm_path_join(rs->dir, f->name))) {
+			drop_writers(rs);
+			return PAIMON_ENOMEM;
+		}
+		rc = f->format->writer_open(cfg->io, path, f->row, f->wopts, &f->fw);
+		pm_free(path);
+		if (rc) {
+			drop_writers(rs);
+			return rc;
+		}
+	}
+	rs->file_n++;
+	rs->open = 1;
+	rs->cur_rows = 0;
+	rs->cur_min_seq = rs->seq;
+	return 0;
+}
+
+/* Hands out the finished file i (closed) of the set. */
+static int emit_file(pm_roll_set *rs, size_t i)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	rfile *f = &rs->files[i];
+	pm_data_file_meta m;
+	pm_strlist cols = {0};
+	int has_cols = 0, rc;
+
+	if ((rc = pm_data_file_meta_init_append(&m)))
+		return rc;
+	if (!(m.file_name = pm_strdup(f->name))) {
+		pm_data_file_meta_dispose(&m);
+		return PAIMON_ENOMEM;
+	}
+	m.file_size = (int64_t)f->fw->bytes_written(f->fw);
+	m.row_count = rs->cur_rows;
+	m.min_sequence_number = rs->cur_min_seq;
+	m.max_sequence_number = rs->cur_min_seq + rs->cur_rows - 1;
+	m.schema_id = cfg->schema->id;
+	if (i == 0) {
+		pm_format_file_stats fs;
+		memset(&fs, 0, sizeof fs);
+		pm_simple_stats_dispose(&m.value_stats);
+		if ((rc = f->fw->stats(f->fw, &fs)) ||
+		    (rc = pm_stats_from_file(cfg->schema, cfg->modes, cfg->dense, &fs, &m.value_stats, &has_cols,
+					     &cols))) {
+			pm_strlist_dispose(&cols);
+			pm_data_file_meta_dispose(&m);
+			pm_err_wrap("statistics of data file '%s'", f->name);
+			return rc;
+		}
+		pm_strlist_dispose(&m.value_stats_cols);
+		m.has_value_stats_cols = has_cols;
+		m.value_stats_cols = cols;
+	}
+	if (f->columns) {
+		/* a column subset: the file says which columns it holds */
+		size_t k;
+		m.has_write_cols = 1;
+		for (k = 0; k < f->n_columns; k++)
+			if ((rc = pm_strlist_push(&m.write_cols, f->row->fields[k].name))) {
+				pm_data_file_meta_dispose(&m);
+				return rc;
+			}
+	}
+	return cfg->on_file(rs->ctx, i == 0 ? -1 : (int)(i - 1), &m);
+}
+
+int pm_roll_set_close_file(pm_roll_set *rs)
+{
+	size_t i;
+	int rc;
+	if (!rs->open)
+		return 0;
+	/* every file complete first (each listed for deletion as it is), then
+	 * the metas: a failure leaves no half-listed set behind */
+	for (i = 0; i < rs->n_files; i++) {
+		rfile *f = &rs->files[i];
+		char *path;
+		if ((rc = f->fw->close(f->fw)))
+			return rc;
+		if (!(path = pm_path_join(rs->dir, f->name)))
+			return PAIMON_ENOMEM;
+		rc = rs->cfg->on_path(rs->ctx, path);
+		pm_free(path);
+		if (rc)
+			return rc;
+	}
+	for (i = 0; i < rs->n_files; i++)
+		if ((rc = emit_file(rs, i)))
+			return rc;
+	drop_writers(rs);
+	return 0;
+}
+
+/* The struct view of f's columns of batch b (rows as b's). */
+static const struct ArrowArray *project(rfile *f, const struct ArrowArray *b, const struct ArrowSchema *s,
+					const struct ArrowSchema **ps)
+{
+	size_t k;
+	if (!f->columns) {
+		*ps = s;
+		return b;
+	}
+	for (k = 0; k < f->n_columns; k++) {
+		f->p.ach[k] = b->children[f->columns[k]];
+		f->p.sch_ch[k] = s->children[f->columns[k]];
+	}
+	memset(&f->p.arr, 0, sizeof f->p.arr);
+	f->p.arr.length = b->length;
+	f->p.arr.offset = b->offset;
+	f->p.arr.n_buffers = 1;
+	{
+		static const void *nobuf[1] = { NULL };
+		f->p.arr.buffers = nobuf;
+	}
+	f->p.arr.n_children = (int64_t)f->n_columns;
+	f->p.arr.children = f->p.ach;
+	f->p.arr.release = view_release;
+	memset(&f->p.sch, 0, sizeof f->p.sch);
+	f->p.sch.format = "+s";
+	f->p.sch.name = "";
+	f->p.sch.n_children = (int64_t)f->n_columns;
+	f->p.sch.children = f->p.sch_ch;
+	*ps = &f->p.sch;
+	return &f->p.arr;
+}
+
+static int roll_due(const pm_roll_set *rs)
+{
+	size_t i;
+	const rfile *d = &rs->files[0];
+	if (rs->cur_rows >= rs->cfg->target_rows || (int64_t)d->fw->bytes_written(d->fw) >= rs->cfg->target_size)
+		return 1;
+	for (i = 1; i < rs->n_files; i++) {
+		const rfile *f = &rs->files[i];
+		if (f->target_size > 0 && (int64_t)f->fw->bytes_written(f->fw) >= f->target_size)
+			return 1;
+	}
+	return 0;
+}
+
+int pm_roll_set_write(pm_roll_set *rs, const struct ArrowArray *b, const struct ArrowSchema *s)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	int64_t r = 0;
+	size_t i;
+	int rc;
+	while (r < b->length) {
+		struct ArrowArray slice;
+		int64_t n = b->length - r;
+		if (!rs->open && (rc = open_files(rs)))
+			return rc;
+		if (n > SLICE_ROWS)
+			n = SLICE_ROWS;
+		if (n > cfg->target_rows - rs->cur_rows)
+			n = cfg->target_rows - rs->cur_rows;
+		slice = *b;
+		slice.offset = b->offset + r;
+		slice.length = n;
+		slice.release = view_release;
+		for (i = 0; i < rs->n_files; i++) {
+			rfile *f = &rs->files[i];
+			const struct ArrowSchema *ps;
+			const struct ArrowArray *pa = project(f, &slice, s, &ps);
+			if ((rc = f->fw->write(f->fw, pa, ps)))
+				return rc;
+		}
+		rs->cur_rows += n;
+		rs->seq += n;
+		r += n;
+		if (roll_due(rs) && (rc = pm_roll_set_close_file(rs)))
+			return rc;
+	}
+	return 0;
+}
