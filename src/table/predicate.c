@@ -578,6 +578,7 @@ static int bad_bytes(const char *why)
 static int get_varint(rd *r, uint64_t *v)
 {
 	uint64_t x = 0;
+	*v = 0; /* also on failure, so no caller reads an unset value */
 	for (int shift = 0; shift < 64; shift += 7) {
 		if (r->p >= r->end)
 			return bad_bytes("truncated");

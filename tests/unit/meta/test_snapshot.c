@@ -306,7 +306,10 @@ static void put_file(const char *dir, const char *name, const char *content)
 {
 	char p[4096];
 	FILE *f;
-	snprintf(p, sizeof p, "%s/%s", dir, name);
+	if (snprintf(p, sizeof p, "%s/%s", dir, name) >= (int)sizeof p) {
+		CHECK(!"path too long");
+		return;
+	}
 	f = fopen(p, "wb");
 	if (!f) {
 		perror(p);

@@ -132,8 +132,9 @@ static int load_expect(void)
 		}
 		if (k < 6)
 			continue;
-		snprintf(e->path, sizeof e->path, "%s", fld[0]);
-		snprintf(e->status, sizeof e->status, "%s", fld[1]);
+		if (snprintf(e->path, sizeof e->path, "%s", fld[0]) >= (int)sizeof e->path ||
+		    snprintf(e->status, sizeof e->status, "%s", fld[1]) >= (int)sizeof e->status)
+			continue;
 		e->rows = num_or(fld[2]);
 		e->groups = num_or(fld[3]);
 		e->cols = num_or(fld[4]);

@@ -109,8 +109,8 @@ static void sh(const char *fmt, const char *a, const char *b)
 static void copy_dir(const char *from, const char *to)
 {
 	char cmd[8192];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -a '%s' '%s'", to, from, to);
-	if (system(cmd) != 0) {
+	if (snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -a '%s' '%s'", to, from, to) >= (int)sizeof cmd ||
+	    system(cmd) != 0) {
 		fprintf(stderr, "command failed: %s\n", cmd);
 		abort();
 	}

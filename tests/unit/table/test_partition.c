@@ -62,8 +62,9 @@ static pm_type *row_of(const char *names, const char *types)
 	pm_type *t = NULL;
 	char nb[512], tb[512], *ns, *ts, *sn, *st;
 	int first = 1;
-	snprintf(nb, sizeof nb, "%s", names);
-	snprintf(tb, sizeof tb, "%s", types);
+	if (snprintf(nb, sizeof nb, "%s", names) >= (int)sizeof nb ||
+	    snprintf(tb, sizeof tb, "%s", types) >= (int)sizeof tb)
+		return NULL;
 	pm_buf_puts(&b, "ROW<");
 	for (ns = strtok_r(nb, ";", &sn), ts = strtok_r(tb, ";", &st); ns && ts;
 	     ns = strtok_r(NULL, ";", &sn), ts = strtok_r(NULL, ";", &st)) {
@@ -111,7 +112,7 @@ static void test_vectors(void)
 	setenv("TZ", "UTC", 1);
 	tzset();
 	while (fgets(line, sizeof line, f)) {
-		char *fl[6];
+		char *fl[6] = {0};
 		uint8_t row[1024];
 		size_t rn;
 		pm_type *rt;
@@ -171,7 +172,7 @@ static void test_bucket_vectors(void)
 		return;
 	}
 	while (fgets(line, sizeof line, f)) {
-		char *fl[16];
+		char *fl[16] = {0};
 		uint8_t row[1024];
 		size_t rn;
 		int n, i;

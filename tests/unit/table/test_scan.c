@@ -282,6 +282,8 @@ static void rid_file(fx *f, int64_t first, int64_t n, int64_t rid)
 static long split_of(const pm_scan_plan *p, const char *name, size_t *pos)
 {
 	size_t i, j;
+	if (pos)
+		*pos = 0;
 	for (i = 0; i < p->n_splits; i++)
 		for (j = 0; j < p->splits[i]->entries.len; j++)
 			if (!strcmp(p->splits[i]->entries.items[j].file.file_name, name)) {
