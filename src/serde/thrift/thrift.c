@@ -47,6 +47,11 @@ int pm_tc_read_varint(pm_tc_reader *r, uint64_t *v)
 	uint64_t x = 0;
 	unsigned shift = 0;
 	size_t start = r->pos;
+	if (start < r->len && !(r->p[start] & 0x80)) { /* one byte: most ids, counts, enums */
+		*v = r->p[start];
+		r->pos = start + 1;
+		return 0;
+	}
 	for (;;) {
 		uint8_t b = 0;
 		if (r->pos >= r->len) {
@@ -76,7 +81,7 @@ static int64_t unzigzag(uint64_t u)
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-int pm_tc_read_i64(pm_tc_reader *r, int64_t *v)
+int pm_tc_read_i64_full(pm_tc_reader *r, int64_t *v)
 {
 	uint64_t u;
 	int rc = pm_tc_read_varint(r, &u);
@@ -86,7 +91,7 @@ int pm_tc_read_i64(pm_tc_reader *r, int64_t *v)
 	return 0;
 }
 
-int pm_tc_read_i32(pm_tc_reader *r, int32_t *v)
+int pm_tc_read_i32_full(pm_tc_reader *r, int32_t *v)
 {
 	uint64_t u;
 	size_t start = r->pos;
@@ -181,7 +186,7 @@ void pm_tc_struct_end(pm_tc_reader *r)
 		r->depth--;
 }
 
-int pm_tc_read_field(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f)
+int pm_tc_read_field_full(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f)
 {
 	uint8_t b = 0, type, delta;
 	size_t start = r->pos;
