@@ -168,18 +168,18 @@ struct sdesc {
 	void (*member)(void *obj, int16_t id, bool known);
 };
 
-/* Kind and wire type, the first members after the name. */
-#define K_I8 FK_I8, PM_TC_I8
-#define K_I16 FK_I16, PM_TC_I16
-#define K_I32 FK_I32, PM_TC_I32
-#define K_I64 FK_I64, PM_TC_I64
-#define K_BOOL FK_BOOL, PM_TC_BOOL
-#define K_BIN FK_BIN, PM_TC_BINARY
-#define K_STR FK_STR, PM_TC_BINARY
-#define K_STRUCT FK_STRUCT, PM_TC_STRUCT
-#define K_UNION_ID FK_UNION_ID, PM_TC_STRUCT
-#define K_ENCRYPTED FK_ENCRYPTED, 0xff /* matches no wire type */
-#define K_LIST(elem_kind) FK_LIST, PM_TC_LIST, elem_kind
+/* Kind and wire type of a field. */
+#define K_I8 .kind = FK_I8, .wire = PM_TC_I8
+#define K_I16 .kind = FK_I16, .wire = PM_TC_I16
+#define K_I32 .kind = FK_I32, .wire = PM_TC_I32
+#define K_I64 .kind = FK_I64, .wire = PM_TC_I64
+#define K_BOOL .kind = FK_BOOL, .wire = PM_TC_BOOL
+#define K_BIN .kind = FK_BIN, .wire = PM_TC_BINARY
+#define K_STR .kind = FK_STR, .wire = PM_TC_BINARY
+#define K_STRUCT .kind = FK_STRUCT, .wire = PM_TC_STRUCT
+#define K_UNION_ID .kind = FK_UNION_ID, .wire = PM_TC_STRUCT
+#define K_ENCRYPTED .kind = FK_ENCRYPTED, .wire = 0xff /* matches no wire type */
+#define K_LIST(elem_kind) .kind = FK_LIST, .wire = PM_TC_LIST, .elem = elem_kind
 #define NF(tab) ((uint16_t)(sizeof(tab) / sizeof(tab)[0]))
 #define SDESC(nm, sz, tab) .name = nm, .size = sz, .f = tab, .nf = NF(tab)
 #define ID(id) ((uint64_t)1 << (id))
@@ -692,6 +692,16 @@ static const sdesc v2_sd = {SDESC("DataPageHeaderV2", sizeof(S), v2_f),
 				.req = ID(1) | ID(2) | ID(3) | ID(4) | ID(5) | ID(6), .init = v2_init};
 #undef S
 
+static int ph_check(dec *d, const void *obj)
+{
+	const pm_pq_page_header *h = obj;
+	(void)d;
+	if (h->uncompressed_page_size < 0 || h->compressed_page_size < 0)
+		return pm_err(PAIMON_ECORRUPT, "parquet: negative page size (compressed %d, "
+			      "uncompressed %d)", h->compressed_page_size, h->uncompressed_page_size);
+	return 0;
+}
+
 #define S pm_pq_page_header
 static const fdesc ph_f[] = {
 	[1] = {"type", K_I32, AT(S, type)},
@@ -706,7 +716,8 @@ static const fdesc ph_f[] = {
 	[8] = {"data_page_header_v2", K_STRUCT, AT(S, data_page_header_v2),
 	       HAS(S, has_data_page_header_v2), .sub = &v2_sd},
 };
-static const sdesc ph_sd = {SDESC("PageHeader", sizeof(S), ph_f), .req = ID(1) | ID(2) | ID(3)};
+static const sdesc ph_sd = {SDESC("PageHeader", sizeof(S), ph_f), .req = ID(1) | ID(2) | ID(3),
+			    .check = ph_check};
 #undef S
 
 /* The ColumnIndex being decoded, with the bound lists' own lengths (checked
@@ -715,6 +726,21 @@ typedef struct ci_dec {
 	pm_pq_column_index ci;
 	size_t n_min, n_max;
 } ci_dec;
+
+static int ci_check(dec *d, const void *obj)
+{
+	const ci_dec *c = obj;
+	const pm_pq_column_index *ci = &c->ci;
+	(void)d;
+	if (c->n_min != ci->n_pages || c->n_max != ci->n_pages ||
+	    (ci->null_counts && ci->n_null_counts != ci->n_pages) ||
+	    (ci->nan_counts && ci->n_nan_counts != ci->n_pages))
+		return pm_err(PAIMON_ECORRUPT, "parquet: ColumnIndex list lengths disagree "
+			      "(null_pages %zu, min_values %zu, max_values %zu, null_counts %zu, "
+			      "nan_counts %zu)", ci->n_pages, c->n_min, c->n_max,
+			      ci->n_null_counts, ci->n_nan_counts);
+	return 0;
+}
 
 #define S ci_dec
 static const fdesc ci_f[] = {
@@ -730,7 +756,7 @@ static const fdesc ci_f[] = {
 	[8] = {"nan_counts", K_LIST(FK_I64), AT(S, ci.nan_counts), CNT(S, ci.n_nan_counts)},
 };
 static const sdesc ci_sd = {SDESC("ColumnIndex", sizeof(S), ci_f),
-				.req = ID(1) | ID(2) | ID(3) | ID(4)};
+				.req = ID(1) | ID(2) | ID(3) | ID(4), .check = ci_check};
 #undef S
 
 #define S pm_pq_page_location
@@ -742,6 +768,18 @@ static const fdesc pl_f[] = {
 static const sdesc pl_sd = {SDESC("PageLocation", sizeof(S), pl_f), .req = ID(1) | ID(2) | ID(3)};
 #undef S
 
+static int oi_check(dec *d, const void *obj)
+{
+	const pm_pq_offset_index *oi = obj;
+	(void)d;
+	if (oi->unencoded_byte_array_data_bytes &&
+	    oi->n_unencoded_byte_array_data_bytes != oi->n_page_locations)
+		return pm_err(PAIMON_ECORRUPT, "parquet: OffsetIndex has %zu page locations but "
+			      "%zu unencoded_byte_array_data_bytes", oi->n_page_locations,
+			      oi->n_unencoded_byte_array_data_bytes);
+	return 0;
+}
+
 #define S pm_pq_offset_index
 static const fdesc oi_f[] = {
 	[1] = {"page_locations", K_LIST(FK_STRUCT), AT(S, page_locations),
@@ -749,8 +787,18 @@ static const fdesc oi_f[] = {
 	[2] = {"unencoded_byte_array_data_bytes", K_LIST(FK_I64),
 	       AT(S, unencoded_byte_array_data_bytes), CNT(S, n_unencoded_byte_array_data_bytes)},
 };
-static const sdesc oi_sd = {SDESC("OffsetIndex", sizeof(S), oi_f), .req = ID(1)};
+static const sdesc oi_sd = {SDESC("OffsetIndex", sizeof(S), oi_f), .req = ID(1), .check = oi_check};
 #undef S
+
+static int bf_check(dec *d, const void *obj)
+{
+	const pm_pq_bloom_filter_header *h = obj;
+	(void)d;
+	if (h->num_bytes < 0)
+		return pm_err(PAIMON_ECORRUPT, "parquet: BloomFilterHeader numBytes %d is negative",
+			      h->num_bytes);
+	return 0;
+}
 
 #define S pm_pq_bloom_filter_header
 static const fdesc bf_f[] = {
@@ -760,35 +808,10 @@ static const fdesc bf_f[] = {
 	[4] = {"compression", K_UNION_ID, AT(S, compression)},
 };
 static const sdesc bf_sd = {SDESC("BloomFilterHeader", sizeof(S), bf_f),
-				.req = ID(1) | ID(2) | ID(3) | ID(4)};
+				.req = ID(1) | ID(2) | ID(3) | ID(4), .check = bf_check};
 #undef S
 
 /* ---- top-level decoders */
-
-/*
- * Sets up an arena owning a copy of the input and, as its first allocation,
- * the zeroed top-level object of size bytes whose arena pointer is at
- * arena_off. On failure nothing is left allocated.
- */
-static int dec_open(dec *d, const void *p, size_t n, size_t size, size_t arena_off, void **obj)
-{
-	struct pm_pq_arena *a = arena_new(arena_limit_for(n));
-	uint8_t *copy;
-	int rc;
-	if (!a)
-		return PAIMON_ENOMEM;
-	if (!(copy = arena_alloc(a, n ? n : 1)) || !(*obj = arena_alloc(a, size))) {
-		rc = pm_err_code();
-		arena_free(a);
-		return rc;
-	}
-	if (n)
-		memcpy(copy, p, n);
-	memcpy((unsigned char *)*obj + arena_off, &a, sizeof a);
-	d->a = a;
-	pm_tc_reader_init(&d->r, copy, n);
-	return 0;
-}
 
 static int trailing(dec *d, const char *what)
 {
@@ -798,25 +821,71 @@ static int trailing(dec *d, const char *what)
 	return 0;
 }
 
-int pm_pq_file_meta_decode(const void *p, size_t n, pm_pq_file_meta **out)
+/*
+ * An object that owns its memory, decoded from exactly p[0..n): a new arena
+ * holds a copy of the input and, as its first allocation, the zeroed object
+ * (sd->size bytes) whose arena pointer is at arena_off. Decoding errors are
+ * wrapped "parquet: <Struct>" (sized: "parquet: <Struct> of <n> bytes",
+ * and not for PAIMON_EUNSUPPORTED / PAIMON_ENOMEM). On failure *out = NULL
+ * and nothing is left allocated.
+ */
+static int decode_owned(const void *p, size_t n, const sdesc *sd, size_t arena_off, bool sized,
+			void **out)
 {
-	pm_pq_file_meta *m;
+	struct pm_pq_arena *a = arena_new(arena_limit_for(n));
+	uint8_t *copy;
+	void *obj;
 	dec d;
 	int rc;
 	*out = NULL;
-	if ((rc = dec_open(&d, p, n, sizeof *m, offsetof(pm_pq_file_meta, arena), (void **)&m)) != 0)
-		return rc;
-	rc = read_struct(&d, &fmd_sd, m);
-	if (!rc)
-		rc = trailing(&d, "FileMetaData");
-	if (rc) {
-		if (rc != PAIMON_EUNSUPPORTED && rc != PAIMON_ENOMEM)
-			pm_err_wrap("parquet: FileMetaData of %zu bytes", n);
-		arena_free(d.a);
+	if (!a)
+		return PAIMON_ENOMEM;
+	if (!(copy = arena_alloc(a, n ? n : 1)) || !(obj = arena_alloc(a, sd->size))) {
+		rc = pm_err_code();
+		arena_free(a);
 		return rc;
 	}
-	*out = m;
+	if (n)
+		memcpy(copy, p, n);
+	memcpy((unsigned char *)obj + arena_off, &a, sizeof a);
+	d.a = a;
+	pm_tc_reader_init(&d.r, copy, n);
+	rc = read_struct(&d, sd, obj);
+	if (!rc)
+		rc = trailing(&d, sd->name);
+	if (rc) {
+		if (!sized)
+			pm_err_wrap("parquet: %s", sd->name);
+		else if (rc != PAIMON_EUNSUPPORTED && rc != PAIMON_ENOMEM)
+			pm_err_wrap("parquet: %s of %zu bytes", sd->name, n);
+		arena_free(a);
+		return rc;
+	}
+	*out = obj;
 	return 0;
+}
+
+/* A struct at the start of p[0..n) decoded into the caller's *out without
+ * allocating (slices point into p); *consumed = its size. Errors are wrapped
+ * "parquet: <Struct>". */
+static int decode_in_place(const void *p, size_t n, const sdesc *sd, void *out, size_t *consumed)
+{
+	dec d;
+	int rc;
+	memset(out, 0, sd->size);
+	d.a = NULL;
+	pm_tc_reader_init(&d.r, p, n);
+	if ((rc = read_struct(&d, sd, out)) != 0) {
+		pm_err_wrap("parquet: %s", sd->name);
+		return rc;
+	}
+	*consumed = d.r.pos;
+	return 0;
+}
+
+int pm_pq_file_meta_decode(const void *p, size_t n, pm_pq_file_meta **out)
+{
+	return decode_owned(p, n, &fmd_sd, offsetof(pm_pq_file_meta, arena), true, (void **)out);
 }
 
 void pm_pq_file_meta_free(pm_pq_file_meta *fm)
@@ -825,55 +894,16 @@ void pm_pq_file_meta_free(pm_pq_file_meta *fm)
 		arena_free(fm->arena);
 }
 
-/* No allocation: statistics slices point into p. */
 int pm_pq_page_header_decode(const void *p, size_t n, pm_pq_page_header *out, size_t *consumed)
 {
-	dec d;
-	int rc;
-	memset(out, 0, sizeof *out);
-	d.a = NULL;
-	pm_tc_reader_init(&d.r, p, n);
-	rc = read_struct(&d, &ph_sd, out);
-	if (!rc && (out->uncompressed_page_size < 0 || out->compressed_page_size < 0))
-		rc = pm_err(PAIMON_ECORRUPT, "parquet: negative page size (compressed %d, "
-			    "uncompressed %d)", out->compressed_page_size, out->uncompressed_page_size);
-	if (rc) {
-		pm_err_wrap("parquet: PageHeader");
-		return rc;
-	}
-	*consumed = d.r.pos;
-	return 0;
+	return decode_in_place(p, n, &ph_sd, out, consumed);
 }
+
+_Static_assert(offsetof(ci_dec, ci) == 0, "a ColumnIndex is returned as its ci_dec");
 
 int pm_pq_column_index_decode(const void *p, size_t n, pm_pq_column_index **out)
 {
-	ci_dec *c;
-	pm_pq_column_index *ci;
-	dec d;
-	int rc;
-	*out = NULL;
-	if ((rc = dec_open(&d, p, n, sizeof *c, offsetof(ci_dec, ci.arena), (void **)&c)) != 0)
-		return rc;
-	ci = &c->ci;
-	rc = read_struct(&d, &ci_sd, c);
-	if (!rc) {
-		if (c->n_min != ci->n_pages || c->n_max != ci->n_pages ||
-		    (ci->null_counts && ci->n_null_counts != ci->n_pages) ||
-		    (ci->nan_counts && ci->n_nan_counts != ci->n_pages))
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: ColumnIndex list lengths disagree "
-				    "(null_pages %zu, min_values %zu, max_values %zu, null_counts %zu, "
-				    "nan_counts %zu)", ci->n_pages, c->n_min, c->n_max,
-				    ci->n_null_counts, ci->n_nan_counts);
-		else
-			rc = trailing(&d, "ColumnIndex");
-	}
-	if (rc) {
-		pm_err_wrap("parquet: ColumnIndex");
-		arena_free(d.a);
-		return rc;
-	}
-	*out = ci;
-	return 0;
+	return decode_owned(p, n, &ci_sd, offsetof(ci_dec, ci.arena), false, (void **)out);
 }
 
 void pm_pq_column_index_free(pm_pq_column_index *ci)
@@ -884,29 +914,7 @@ void pm_pq_column_index_free(pm_pq_column_index *ci)
 
 int pm_pq_offset_index_decode(const void *p, size_t n, pm_pq_offset_index **out)
 {
-	pm_pq_offset_index *oi;
-	dec d;
-	int rc;
-	*out = NULL;
-	if ((rc = dec_open(&d, p, n, sizeof *oi, offsetof(pm_pq_offset_index, arena), (void **)&oi)) != 0)
-		return rc;
-	rc = read_struct(&d, &oi_sd, oi);
-	if (!rc) {
-		if (oi->unencoded_byte_array_data_bytes &&
-		    oi->n_unencoded_byte_array_data_bytes != oi->n_page_locations)
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: OffsetIndex has %zu page locations but "
-				    "%zu unencoded_byte_array_data_bytes", oi->n_page_locations,
-				    oi->n_unencoded_byte_array_data_bytes);
-		else
-			rc = trailing(&d, "OffsetIndex");
-	}
-	if (rc) {
-		pm_err_wrap("parquet: OffsetIndex");
-		arena_free(d.a);
-		return rc;
-	}
-	*out = oi;
-	return 0;
+	return decode_owned(p, n, &oi_sd, offsetof(pm_pq_offset_index, arena), false, (void **)out);
 }
 
 void pm_pq_offset_index_free(pm_pq_offset_index *oi)
@@ -918,21 +926,7 @@ void pm_pq_offset_index_free(pm_pq_offset_index *oi)
 int pm_pq_bloom_filter_header_decode(const void *p, size_t n, pm_pq_bloom_filter_header *out,
 				     size_t *consumed)
 {
-	dec d;
-	int rc;
-	memset(out, 0, sizeof *out);
-	d.a = NULL;
-	pm_tc_reader_init(&d.r, p, n);
-	rc = read_struct(&d, &bf_sd, out);
-	if (!rc && out->num_bytes < 0)
-		rc = pm_err(PAIMON_ECORRUPT, "parquet: BloomFilterHeader numBytes %d is negative",
-			    out->num_bytes);
-	if (rc) {
-		pm_err_wrap("parquet: BloomFilterHeader");
-		return rc;
-	}
-	*consumed = d.r.pos;
-	return 0;
+	return decode_in_place(p, n, &bf_sd, out, consumed);
 }
 
 /* ---------------------------------------------------------------- footer */
