@@ -188,49 +188,77 @@ void pm_manifest_entry_dispose(pm_manifest_entry *e)
 	pm_data_file_meta_dispose(&e->file);
 }
 
-/* Grows a {items, len, cap} array by one zeroed slot. */
-static void *grow_push(void **items, size_t *len, size_t *cap, size_t size)
+/* The {items, len, cap} of one of the list types (entries, manifest metas,
+ * index entries), for the helpers below. */
+typedef struct rec_list {
+	void **items;
+	size_t *len, *cap;
+} rec_list;
+
+#define REC_LIST(l) ((rec_list){(void **)&(l)->items, &(l)->len, &(l)->cap})
+
+/* Grows a list by one zeroed slot of `size` bytes; NULL on OOM. */
+static void *grow_push(rec_list l, size_t size)
 {
 	char *p;
-	if (*len == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		void *n = pm_realloc(*items, nc * size);
+	if (*l.len == *l.cap) {
+		size_t nc = *l.cap ? *l.cap * 2 : 16;
+		void *n = pm_realloc(*l.items, nc * size);
 		if (!n)
 			return NULL;
-		*items = n;
-		*cap = nc;
+		*l.items = n;
+		*l.cap = nc;
 	}
-	p = (char *)*items + *len * size;
+	p = (char *)*l.items + *l.len * size;
 	memset(p, 0, size);
-	(*len)++;
+	(*l.len)++;
 	return p;
 }
 
-pm_manifest_entry *pm_manifest_entry_list_push(pm_manifest_entry_list *l)
+/* Appends a deep copy of src made by copy (which cleans up after itself on failure). */
+static int append_copy(rec_list l, size_t size, const void *src, int (*copy)(void *, const void *))
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
-}
-
-int pm_manifest_entry_list_append_copy(pm_manifest_entry_list *l, const pm_manifest_entry *e)
-{
-	pm_manifest_entry *d = pm_manifest_entry_list_push(l);
+	void *d = grow_push(l, size);
 	int rc;
 	if (!d)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_manifest_entry_copy(d, e))) {
-		l->len--;
+	if ((rc = copy(d, src))) {
+		(*l.len)--;
 		return rc;
 	}
 	return 0;
 }
 
-void pm_manifest_entry_list_dispose(pm_manifest_entry_list *l)
+/* Disposes every item, frees the array, empties the list. */
+static void list_dispose(rec_list l, size_t size, void (*dispose)(void *))
 {
 	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_manifest_entry_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	for (i = 0; i < *l.len; i++)
+		dispose((char *)*l.items + i * size);
+	pm_free(*l.items);
+	*l.items = NULL;
+	*l.len = *l.cap = 0;
+}
+
+static void entry_dispose_v(void *e) { pm_manifest_entry_dispose(e); }
+static void list_dispose_v(void *m) { pm_manifest_file_meta_dispose(m); }
+static void index_dispose_v(void *e) { pm_index_manifest_entry_dispose(e); }
+static int entry_copy_v(void *d, const void *s) { return pm_manifest_entry_copy(d, s); }
+static int list_copy_v(void *d, const void *s) { return pm_manifest_file_meta_copy(d, s); }
+
+pm_manifest_entry *pm_manifest_entry_list_push(pm_manifest_entry_list *l)
+{
+	return grow_push(REC_LIST(l), sizeof *l->items);
+}
+
+int pm_manifest_entry_list_append_copy(pm_manifest_entry_list *l, const pm_manifest_entry *e)
+{
+	return append_copy(REC_LIST(l), sizeof *l->items, e, entry_copy_v);
+}
+
+void pm_manifest_entry_list_dispose(pm_manifest_entry_list *l)
+{
+	list_dispose(REC_LIST(l), sizeof *l->items, entry_dispose_v);
 }
 
 int pm_manifest_file_meta_copy(pm_manifest_file_meta *dst, const pm_manifest_file_meta *src)
@@ -258,29 +286,17 @@ void pm_manifest_file_meta_dispose(pm_manifest_file_meta *m)
 
 pm_manifest_file_meta *pm_manifest_file_meta_list_push(pm_manifest_file_meta_list *l)
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
+	return grow_push(REC_LIST(l), sizeof *l->items);
 }
 
 int pm_manifest_file_meta_list_append_copy(pm_manifest_file_meta_list *l, const pm_manifest_file_meta *m)
 {
-	pm_manifest_file_meta *d = pm_manifest_file_meta_list_push(l);
-	int rc;
-	if (!d)
-		return PAIMON_ENOMEM;
-	if ((rc = pm_manifest_file_meta_copy(d, m))) {
-		l->len--;
-		return rc;
-	}
-	return 0;
+	return append_copy(REC_LIST(l), sizeof *l->items, m, list_copy_v);
 }
 
 void pm_manifest_file_meta_list_dispose(pm_manifest_file_meta_list *l)
 {
-	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_manifest_file_meta_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	list_dispose(REC_LIST(l), sizeof *l->items, list_dispose_v);
 }
 
 void pm_index_manifest_entry_dispose(pm_index_manifest_entry *e)
@@ -301,16 +317,12 @@ void pm_index_manifest_entry_dispose(pm_index_manifest_entry *e)
 
 pm_index_manifest_entry *pm_index_manifest_entry_list_push(pm_index_manifest_entry_list *l)
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
+	return grow_push(REC_LIST(l), sizeof *l->items);
 }
 
 void pm_index_manifest_entry_list_dispose(pm_index_manifest_entry_list *l)
 {
-	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_index_manifest_entry_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	list_dispose(REC_LIST(l), sizeof *l->items, index_dispose_v);
 }
 
 /* ============================================================== options */
@@ -1342,14 +1354,6 @@ static int index_from_value(const rctx *c, const void *lp, const pm_avro_value *
 
 /* ============================================================== reading */
 
-/* The {items, len, cap} of the list a reader fills (any of the three list types). */
-typedef struct rec_list {
-	void **items;
-	size_t *len, *cap;
-} rec_list;
-
-#define REC_LIST(l) ((rec_list){(void **)&(l)->items, &(l)->len, &(l)->cap})
-
 /* One kind of manifest file: its schema layout, and how a record becomes an item. */
 typedef struct rec_kind {
 	size_t item_size;
@@ -1357,10 +1361,6 @@ typedef struct rec_kind {
 	int (*from_value)(const rctx *c, const void *layout, const pm_avro_value *rec, void *item);
 	void (*dispose)(void *item);
 } rec_kind;
-
-static void entry_dispose_v(void *e) { pm_manifest_entry_dispose(e); }
-static void list_dispose_v(void *m) { pm_manifest_file_meta_dispose(m); }
-static void index_dispose_v(void *e) { pm_index_manifest_entry_dispose(e); }
 
 static const rec_kind ENTRY_KIND = {sizeof(pm_manifest_entry), entry_layout_init, entry_from_value,
 				    entry_dispose_v};
@@ -1401,7 +1401,7 @@ static int read_records(pm_avro_reader *r, const rec_kind *k, const char *what, 
 	if ((rc = k->layout_init(&layout, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
 		return rc;
 	while ((rc = pm_avro_reader_next(r, &rec)) == 1) {
-		void *item = grow_push(out.items, out.len, out.cap, k->item_size);
+		void *item = grow_push(out, k->item_size);
 		if (!item) {
 			rc = PAIMON_ENOMEM;
 			break;
