@@ -3,6 +3,7 @@
 import json
 
 from . import _native
+from ._base import Closing
 from .errors import InvalidArgumentError, NotFoundError
 from .schema import Schema, TableSchema
 from .table import TableApiMixin
@@ -86,7 +87,7 @@ class CatalogFactory:
         return Catalog(opts)
 
 
-class Catalog:
+class Catalog(Closing):
     """A filesystem catalog over a local warehouse directory."""
 
     DB_LOCATION_PROP = "location"
@@ -154,12 +155,6 @@ class Catalog:
 
     def close(self):
         pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 class Snapshot:

@@ -14,6 +14,7 @@ write and one process commit.
 import uuid
 
 from . import _native
+from ._base import Closing, commit_once
 from .predicate import literal_text
 
 __all__ = ["BATCH_COMMIT_IDENTIFIER", "CommitMessage", "WriteBuilder", "BatchWriteBuilder", "StreamWriteBuilder",
@@ -118,7 +119,7 @@ class StreamWriteBuilder(WriteBuilder):
         return StreamTableCommit(self.table, self.commit_user)
 
 
-class TableWrite:
+class TableWrite(Closing):
     def __init__(self, table, commit_user, static_partition=None):
         self.table = table
         self.commit_user = commit_user
@@ -168,12 +169,6 @@ class TableWrite:
     def abort(self):
         self._w.close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
 
 class BatchTableWrite(TableWrite):
     def __init__(self, table, commit_user, static_partition=None):
@@ -181,9 +176,7 @@ class BatchTableWrite(TableWrite):
         self.batch_committed = False
 
     def prepare_commit(self):
-        if self.batch_committed:
-            raise RuntimeError("BatchTableWrite only supports one-time committing.")
-        self.batch_committed = True
+        commit_once(self, "BatchTableWrite")
         return self._prepare()
 
 
@@ -204,7 +197,7 @@ def _partition_spec(static_partition, default_name="__DEFAULT_PARTITION__"):
 _COMMIT_OPTION_PREFIXES = ("commit.", "dynamic-partition-overwrite")
 
 
-class TableCommit:
+class TableCommit(Closing):
     def __init__(self, table, commit_user, static_partition=None):
         self.table = table
         self.commit_user = commit_user
@@ -233,12 +226,6 @@ class TableCommit:
 
     def close(self):
         self._c.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 class BatchTableCommit(TableCommit):
@@ -272,9 +259,7 @@ class BatchTableCommit(TableCommit):
         return self.last_snapshot_id
 
     def _check_committed(self):
-        if self.batch_committed:
-            raise RuntimeError("BatchTableCommit only supports one-time committing.")
-        self.batch_committed = True
+        commit_once(self, "BatchTableCommit")
 
 
 class StreamTableCommit(TableCommit):

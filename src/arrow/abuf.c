@@ -230,20 +230,32 @@ static int bm_reserve(pm_bitmap_builder *bb, int64_t n)
 	return 0;
 }
 
-int pm_bitmap_append_run(pm_bitmap_builder *bb, int valid, int64_t n)
+/*
+ * Before appending n > 0 bits (all_valid: all of them are set): while there
+ * is no bitmap and all are valid, only the length grows and 1 is returned
+ * (nothing more to do); otherwise the bitmap exists with room for n more bits
+ * and 0 is returned; PAIMON_ENOMEM.
+ */
+static int bm_prepare(pm_bitmap_builder *bb, int64_t n, int all_valid)
 {
-	if (n <= 0)
-		return n < 0 ? pm_err(PAIMON_EINVAL, "negative bitmap run %lld", (long long)n) : 0;
 	if (!bb->buf.data) {
-		if (valid) {
+		if (all_valid) {
 			bb->length += n;
-			return 0;
+			return 1;
 		}
 		if (materialize(bb, n))
 			return PAIMON_ENOMEM;
 	}
-	if (bm_reserve(bb, n))
-		return PAIMON_ENOMEM;
+	return bm_reserve(bb, n) ? PAIMON_ENOMEM : 0;
+}
+
+int pm_bitmap_append_run(pm_bitmap_builder *bb, int valid, int64_t n)
+{
+	int rc;
+	if (n <= 0)
+		return n < 0 ? pm_err(PAIMON_EINVAL, "negative bitmap run %lld", (long long)n) : 0;
+	if ((rc = bm_prepare(bb, n, valid)) != 0)
+		return rc > 0 ? 0 : rc;
 	pm_bits_set_range(bb->buf.data, bb->length, n, valid);
 	bb->length += n;
 	if (!valid)
@@ -255,20 +267,15 @@ int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t 
 {
 	int64_t i, nulls = 0;
 	uint8_t *bits;
+	int rc;
 	if (n <= 0)
 		return 0;
-	if (!bb->buf.data) {
-		for (i = 0; i < n && valid[i]; i++)
+	i = 0;
+	if (!bb->buf.data) /* all valid? (looked at only while there is no bitmap) */
+		for (; i < n && valid[i]; i++)
 			;
-		if (i == n) {
-			bb->length += n;
-			return 0;
-		}
-		if (materialize(bb, n))
-			return PAIMON_ENOMEM;
-	}
-	if (bm_reserve(bb, n))
-		return PAIMON_ENOMEM;
+	if ((rc = bm_prepare(bb, n, i == n)) != 0)
+		return rc > 0 ? 0 : rc;
 	bits = bb->buf.data;
 	for (i = 0; i < n; i++) {
 		int64_t k = bb->length + i;
@@ -288,19 +295,12 @@ int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t 
 int pm_bitmap_append_bits(pm_bitmap_builder *bb, const uint8_t *src, int64_t src_off, int64_t n)
 {
 	int64_t valid;
+	int rc;
 	if (n <= 0)
 		return 0;
 	valid = pm_bits_count(src, src_off, n);
-	if (!bb->buf.data) {
-		if (valid == n) {
-			bb->length += n;
-			return 0;
-		}
-		if (materialize(bb, n))
-			return PAIMON_ENOMEM;
-	}
-	if (bm_reserve(bb, n))
-		return PAIMON_ENOMEM;
+	if ((rc = bm_prepare(bb, n, valid == n)) != 0)
+		return rc > 0 ? 0 : rc;
 	pm_bits_copy(bb->buf.data, bb->length, src, src_off, n);
 	bb->length += n;
 	bb->null_count += n - valid;

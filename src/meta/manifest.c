@@ -188,49 +188,77 @@ void pm_manifest_entry_dispose(pm_manifest_entry *e)
 	pm_data_file_meta_dispose(&e->file);
 }
 
-/* Grows a {items, len, cap} array by one zeroed slot. */
-static void *grow_push(void **items, size_t *len, size_t *cap, size_t size)
+/* The {items, len, cap} of one of the list types (entries, manifest metas,
+ * index entries), for the helpers below. */
+typedef struct rec_list {
+	void **items;
+	size_t *len, *cap;
+} rec_list;
+
+#define REC_LIST(l) ((rec_list){(void **)&(l)->items, &(l)->len, &(l)->cap})
+
+/* Grows a list by one zeroed slot of `size` bytes; NULL on OOM. */
+static void *grow_push(rec_list l, size_t size)
 {
 	char *p;
-	if (*len == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		void *n = pm_realloc(*items, nc * size);
+	if (*l.len == *l.cap) {
+		size_t nc = *l.cap ? *l.cap * 2 : 16;
+		void *n = pm_realloc(*l.items, nc * size);
 		if (!n)
 			return NULL;
-		*items = n;
-		*cap = nc;
+		*l.items = n;
+		*l.cap = nc;
 	}
-	p = (char *)*items + *len * size;
+	p = (char *)*l.items + *l.len * size;
 	memset(p, 0, size);
-	(*len)++;
+	(*l.len)++;
 	return p;
 }
 
-pm_manifest_entry *pm_manifest_entry_list_push(pm_manifest_entry_list *l)
+/* Appends a deep copy of src made by copy (which cleans up after itself on failure). */
+static int append_copy(rec_list l, size_t size, const void *src, int (*copy)(void *, const void *))
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
-}
-
-int pm_manifest_entry_list_append_copy(pm_manifest_entry_list *l, const pm_manifest_entry *e)
-{
-	pm_manifest_entry *d = pm_manifest_entry_list_push(l);
+	void *d = grow_push(l, size);
 	int rc;
 	if (!d)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_manifest_entry_copy(d, e))) {
-		l->len--;
+	if ((rc = copy(d, src))) {
+		(*l.len)--;
 		return rc;
 	}
 	return 0;
 }
 
-void pm_manifest_entry_list_dispose(pm_manifest_entry_list *l)
+/* Disposes every item, frees the array, empties the list. */
+static void list_dispose(rec_list l, size_t size, void (*dispose)(void *))
 {
 	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_manifest_entry_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	for (i = 0; i < *l.len; i++)
+		dispose((char *)*l.items + i * size);
+	pm_free(*l.items);
+	*l.items = NULL;
+	*l.len = *l.cap = 0;
+}
+
+static void entry_dispose_v(void *e) { pm_manifest_entry_dispose(e); }
+static void list_dispose_v(void *m) { pm_manifest_file_meta_dispose(m); }
+static void index_dispose_v(void *e) { pm_index_manifest_entry_dispose(e); }
+static int entry_copy_v(void *d, const void *s) { return pm_manifest_entry_copy(d, s); }
+static int list_copy_v(void *d, const void *s) { return pm_manifest_file_meta_copy(d, s); }
+
+pm_manifest_entry *pm_manifest_entry_list_push(pm_manifest_entry_list *l)
+{
+	return grow_push(REC_LIST(l), sizeof *l->items);
+}
+
+int pm_manifest_entry_list_append_copy(pm_manifest_entry_list *l, const pm_manifest_entry *e)
+{
+	return append_copy(REC_LIST(l), sizeof *l->items, e, entry_copy_v);
+}
+
+void pm_manifest_entry_list_dispose(pm_manifest_entry_list *l)
+{
+	list_dispose(REC_LIST(l), sizeof *l->items, entry_dispose_v);
 }
 
 int pm_manifest_file_meta_copy(pm_manifest_file_meta *dst, const pm_manifest_file_meta *src)
@@ -258,29 +286,17 @@ void pm_manifest_file_meta_dispose(pm_manifest_file_meta *m)
 
 pm_manifest_file_meta *pm_manifest_file_meta_list_push(pm_manifest_file_meta_list *l)
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
+	return grow_push(REC_LIST(l), sizeof *l->items);
 }
 
 int pm_manifest_file_meta_list_append_copy(pm_manifest_file_meta_list *l, const pm_manifest_file_meta *m)
 {
-	pm_manifest_file_meta *d = pm_manifest_file_meta_list_push(l);
-	int rc;
-	if (!d)
-		return PAIMON_ENOMEM;
-	if ((rc = pm_manifest_file_meta_copy(d, m))) {
-		l->len--;
-		return rc;
-	}
-	return 0;
+	return append_copy(REC_LIST(l), sizeof *l->items, m, list_copy_v);
 }
 
 void pm_manifest_file_meta_list_dispose(pm_manifest_file_meta_list *l)
 {
-	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_manifest_file_meta_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	list_dispose(REC_LIST(l), sizeof *l->items, list_dispose_v);
 }
 
 void pm_index_manifest_entry_dispose(pm_index_manifest_entry *e)
@@ -301,16 +317,12 @@ void pm_index_manifest_entry_dispose(pm_index_manifest_entry *e)
 
 pm_index_manifest_entry *pm_index_manifest_entry_list_push(pm_index_manifest_entry_list *l)
 {
-	return grow_push((void **)&l->items, &l->len, &l->cap, sizeof *l->items);
+	return grow_push(REC_LIST(l), sizeof *l->items);
 }
 
 void pm_index_manifest_entry_list_dispose(pm_index_manifest_entry_list *l)
 {
-	size_t i;
-	for (i = 0; i < l->len; i++)
-		pm_index_manifest_entry_dispose(&l->items[i]);
-	pm_free(l->items);
-	memset(l, 0, sizeof *l);
+	list_dispose(REC_LIST(l), sizeof *l->items, index_dispose_v);
 }
 
 /* ============================================================== options */
@@ -1028,8 +1040,9 @@ typedef struct entry_layout {
 	stats_layout ks, vs;
 } entry_layout;
 
-static int entry_layout_init(entry_layout *l, const pm_avro_node *root, const char *what)
+static int entry_layout_init(void *lp, const pm_avro_node *root, const char *what)
 {
+	entry_layout *l = lp;
 	size_t i;
 	int dummy;
 	memset(l, 0, sizeof *l);
@@ -1075,8 +1088,10 @@ static int get_kind(const rctx *c, const pm_avro_value *v, int *kind)
 	return 0;
 }
 
-static int entry_from_value(const rctx *c, const entry_layout *l, const pm_avro_value *rec, pm_manifest_entry *e)
+static int entry_from_value(const rctx *c, const void *lp, const pm_avro_value *rec, void *item)
 {
+	const entry_layout *l = lp;
+	pm_manifest_entry *e = item;
 	const pm_avro_value *f = NULL;
 	pm_data_file_meta *d = &e->file;
 	int rc;
@@ -1150,8 +1165,9 @@ typedef struct list_layout {
 	stats_layout ps;
 } list_layout;
 
-static int list_layout_init(list_layout *l, const pm_avro_node *root, const char *what)
+static int list_layout_init(void *lp, const pm_avro_node *root, const char *what)
 {
+	list_layout *l = lp;
 	size_t i;
 	int dummy;
 	memset(l, 0, sizeof *l);
@@ -1163,8 +1179,10 @@ static int list_layout_init(list_layout *l, const pm_avro_node *root, const char
 	return 0;
 }
 
-static int list_from_value(const rctx *c, const list_layout *l, const pm_avro_value *rec, pm_manifest_file_meta *m)
+static int list_from_value(const rctx *c, const void *lp, const pm_avro_value *rec, void *item)
 {
+	const list_layout *l = lp;
+	pm_manifest_file_meta *m = item;
 	int rc;
 	if ((rc = check_version(c, fv(rec, l->f[L_VERSION]), PM_MANIFEST_VERSION)))
 		return rc;
@@ -1212,11 +1230,12 @@ typedef struct index_layout {
 	int g[6];
 } index_layout;
 
-static int index_layout_init(index_layout *l, const pm_avro_node *root, const char *what)
+static int index_layout_init(void *lp, const pm_avro_node *root, const char *what)
 {
 	static const char *const dvf[] = {"f0", "f1", "f2", "_CARDINALITY"};
 	static const char *const gf[] = {"_ROW_RANGE_START", "_ROW_RANGE_END", "_INDEX_FIELD_ID",
 					 "_EXTRA_FIELD_IDS", "_INDEX_META", "_SOURCE_META"};
+	index_layout *l = lp;
 	size_t i;
 	int dummy;
 	memset(l, 0, sizeof *l);
@@ -1255,9 +1274,10 @@ static int index_layout_init(index_layout *l, const pm_avro_node *root, const ch
 	return 0;
 }
 
-static int index_from_value(const rctx *c, const index_layout *l, const pm_avro_value *rec,
-			    pm_index_manifest_entry *e)
+static int index_from_value(const rctx *c, const void *lp, const pm_avro_value *rec, void *item)
 {
+	const index_layout *l = lp;
+	pm_index_manifest_entry *e = item;
 	const pm_avro_value *v;
 	int rc;
 	size_t i;
@@ -1334,37 +1354,61 @@ static int index_from_value(const rctx *c, const index_layout *l, const pm_avro_
 
 /* ============================================================== reading */
 
+/* One kind of manifest file: its schema layout, and how a record becomes an item. */
+typedef struct rec_kind {
+	size_t item_size;
+	int (*layout_init)(void *layout, const pm_avro_node *root, const char *what);
+	int (*from_value)(const rctx *c, const void *layout, const pm_avro_value *rec, void *item);
+	void (*dispose)(void *item);
+} rec_kind;
+
+static const rec_kind ENTRY_KIND = {sizeof(pm_manifest_entry), entry_layout_init, entry_from_value,
+				    entry_dispose_v};
+static const rec_kind LIST_KIND = {sizeof(pm_manifest_file_meta), list_layout_init, list_from_value,
+				   list_dispose_v};
+static const rec_kind INDEX_KIND = {sizeof(pm_index_manifest_entry), index_layout_init, index_from_value,
+				    index_dispose_v};
+
 /* Rolls a list back to `start` items; if it was unallocated before, frees
  * the array too, so a failed call leaves the caller's list exactly as it was. */
-#define ROLLBACK(list, start, start_cap, dispose)                    \
-	do {                                                          \
-		while ((list)->len > (start))                         \
-			dispose(&(list)->items[--(list)->len]);        \
-		if (!(start_cap)) {                                   \
-			pm_free((list)->items);                       \
-			(list)->items = NULL;                         \
-			(list)->cap = 0;                              \
-		}                                                     \
-	} while (0)
-
-static int read_entries(pm_avro_reader *r, const char *what, pm_manifest_entry_list *out, int64_t *count)
+static void rollback(rec_list l, const rec_kind *k, size_t start, size_t start_cap)
 {
-	entry_layout l;
+	while (*l.len > start)
+		k->dispose((char *)*l.items + --*l.len * k->item_size);
+	if (!start_cap) {
+		pm_free(*l.items);
+		*l.items = NULL;
+		*l.cap = 0;
+	}
+}
+
+/*
+ * Appends every record of r, read by field name through k, to out; *count
+ * (may be NULL) = the records read. On failure out is as it was and the
+ * error names `what` (the file).
+ */
+static int read_records(pm_avro_reader *r, const rec_kind *k, const char *what, rec_list out, int64_t *count)
+{
+	union {
+		entry_layout e;
+		list_layout l;
+		index_layout i;
+	} layout;
 	rctx c = {what, 0};
 	const pm_avro_value *rec;
-	size_t start = out->len, start_cap = out->cap;
+	size_t start = *out.len, start_cap = *out.cap;
 	int rc;
-	if ((rc = entry_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
+	if ((rc = k->layout_init(&layout, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
 		return rc;
 	while ((rc = pm_avro_reader_next(r, &rec)) == 1) {
-		pm_manifest_entry *e = pm_manifest_entry_list_push(out);
-		if (!e) {
+		void *item = grow_push(out, k->item_size);
+		if (!item) {
 			rc = PAIMON_ENOMEM;
 			break;
 		}
-		if ((rc = entry_from_value(&c, &l, rec, e))) {
-			pm_manifest_entry_dispose(e);
-			out->len--;
+		if ((rc = k->from_value(&c, &layout, rec, item))) {
+			k->dispose(item);
+			(*out.len)--;
 			break;
 		}
 		c.rec++;
@@ -1372,7 +1416,7 @@ static int read_entries(pm_avro_reader *r, const char *what, pm_manifest_entry_l
 	if (rc < 0) {
 		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
 			pm_err_wrap("%s", what);
-		ROLLBACK(out, start, start_cap, pm_manifest_entry_dispose);
+		rollback(out, k, start, start_cap);
 		return rc;
 	}
 	if (count)
@@ -1380,84 +1424,14 @@ static int read_entries(pm_avro_reader *r, const char *what, pm_manifest_entry_l
 	return 0;
 }
 
-static int read_list(pm_avro_reader *r, const char *what, pm_manifest_file_meta_list *out)
+static int read_any(pm_avro_reader *r, const rec_kind *k, const char *what, rec_list out)
 {
-	list_layout l;
-	rctx c = {what, 0};
-	const pm_avro_value *rec;
-	size_t start = out->len, start_cap = out->cap;
-	int rc;
-	if ((rc = list_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
-		return rc;
-	while ((rc = pm_avro_reader_next(r, &rec)) == 1) {
-		pm_manifest_file_meta *m = pm_manifest_file_meta_list_push(out);
-		if (!m) {
-			rc = PAIMON_ENOMEM;
-			break;
-		}
-		if ((rc = list_from_value(&c, &l, rec, m))) {
-			pm_manifest_file_meta_dispose(m);
-			out->len--;
-			break;
-		}
-		c.rec++;
-	}
-	if (rc < 0) {
-		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
-			pm_err_wrap("%s", what);
-		ROLLBACK(out, start, start_cap, pm_manifest_file_meta_dispose);
-		return rc;
-	}
-	return 0;
-}
-
-static int read_index(pm_avro_reader *r, const char *what, pm_index_manifest_entry_list *out)
-{
-	index_layout l;
-	rctx c = {what, 0};
-	const pm_avro_value *rec;
-	size_t start = out->len, start_cap = out->cap;
-	int rc;
-	if ((rc = index_layout_init(&l, pm_avro_schema_root(pm_avro_reader_schema(r)), what)))
-		return rc;
-	while ((rc = pm_avro_reader_next(r, &rec)) == 1) {
-		pm_index_manifest_entry *e = pm_index_manifest_entry_list_push(out);
-		if (!e) {
-			rc = PAIMON_ENOMEM;
-			break;
-		}
-		if ((rc = index_from_value(&c, &l, rec, e))) {
-			pm_index_manifest_entry_dispose(e);
-			out->len--;
-			break;
-		}
-		c.rec++;
-	}
-	if (rc < 0) {
-		if (rc != PAIMON_ENOMEM && !strstr(paimon_error_message(), what))
-			pm_err_wrap("%s", what);
-		ROLLBACK(out, start, start_cap, pm_index_manifest_entry_dispose);
-		return rc;
-	}
-	return 0;
-}
-
-enum { K_ENTRIES, K_LIST, K_INDEX };
-
-static int read_any(pm_avro_reader *r, int kind, const char *what, void *out)
-{
-	int rc;
-	if (kind == K_ENTRIES)
-		rc = read_entries(r, what, out, NULL);
-	else if (kind == K_LIST)
-		rc = read_list(r, what, out);
-	else
-		rc = read_index(r, what, out);
+	int rc = read_records(r, k, what, out, NULL);
 	pm_avro_reader_free(r);
 	return rc;
 }
 
-static int read_mem(int kind, const char *what, const void *data, size_t len, void *out)
+static int read_mem(const rec_kind *k, const char *what, const void *data, size_t len, rec_list out)
 {
 	pm_avro_reader *r;
 	int rc;
@@ -1465,10 +1439,11 @@ static int read_mem(int kind, const char *what, const void *data, size_t len, vo
 		what = "manifest";
 	if ((rc = pm_avro_reader_open_mem(data, len, &r)))
 		return pm_err_wrap("%s", what);
-	return read_any(r, kind, what, out);
+	return read_any(r, k, what, out);
 }
 
-static int read_file(int kind, pm_fileio *io, const char *table_path, const char *file_name, void *out)
+static int read_file(const rec_kind *k, pm_fileio *io, const char *table_path, const char *file_name,
+		     rec_list out)
 {
 	char *dir = pm_manifest_dir(table_path), *path;
 	pm_avro_reader *r;
@@ -1485,41 +1460,41 @@ static int read_file(int kind, pm_fileio *io, const char *table_path, const char
 		pm_free(path);
 		return rc;
 	}
-	rc = read_any(r, kind, path, out);
+	rc = read_any(r, k, path, out);
 	pm_free(path);
 	return rc;
 }
 
 int pm_manifest_read(pm_fileio *io, const char *table_path, const char *file_name, pm_manifest_entry_list *out)
 {
-	return read_file(K_ENTRIES, io, table_path, file_name, out);
+	return read_file(&ENTRY_KIND, io, table_path, file_name, REC_LIST(out));
 }
 
 int pm_manifest_read_mem(const char *what, const void *data, size_t len, pm_manifest_entry_list *out)
 {
-	return read_mem(K_ENTRIES, what, data, len, out);
+	return read_mem(&ENTRY_KIND, what, data, len, REC_LIST(out));
 }
 
 int pm_manifest_list_read(pm_fileio *io, const char *table_path, const char *file_name,
 			  pm_manifest_file_meta_list *out)
 {
-	return read_file(K_LIST, io, table_path, file_name, out);
+	return read_file(&LIST_KIND, io, table_path, file_name, REC_LIST(out));
 }
 
 int pm_manifest_list_read_mem(const char *what, const void *data, size_t len, pm_manifest_file_meta_list *out)
 {
-	return read_mem(K_LIST, what, data, len, out);
+	return read_mem(&LIST_KIND, what, data, len, REC_LIST(out));
 }
 
 int pm_index_manifest_read(pm_fileio *io, const char *table_path, const char *file_name,
 			   pm_index_manifest_entry_list *out)
 {
-	return read_file(K_INDEX, io, table_path, file_name, out);
+	return read_file(&INDEX_KIND, io, table_path, file_name, REC_LIST(out));
 }
 
 int pm_index_manifest_read_mem(const char *what, const void *data, size_t len, pm_index_manifest_entry_list *out)
 {
-	return read_mem(K_INDEX, what, data, len, out);
+	return read_mem(&INDEX_KIND, what, data, len, REC_LIST(out));
 }
 
 /* ============================================================== writing */
@@ -1749,7 +1724,7 @@ fail:
 		for (i = 0; i < written.len; i++)
 			pm_fileio_remove(io, written.items[i]);
 		pm_err_restore(&st);
-		ROLLBACK(out, out_start, out_cap, pm_manifest_file_meta_dispose);
+		rollback(REC_LIST(out), &LIST_KIND, out_start, out_cap);
 	}
 done:
 	pm_avro_writer_free(w);
@@ -1907,11 +1882,11 @@ int pm_manifest_entries_decode(const char *what, const void *data, size_t len, p
 		pm_err_wrap("%s", what);
 		goto out;
 	}
-	rc = read_entries(r, what, out, &got);
+	rc = read_records(r, &ENTRY_KIND, what, REC_LIST(out), &got);
 	if (!rc && got != count) {
 		rc = pm_err(PAIMON_ECORRUPT, "%s: %lld entries decoded, header says %lld", what, (long long)got,
 			    (long long)count);
-		ROLLBACK(out, start, start_cap, pm_manifest_entry_dispose);
+		rollback(REC_LIST(out), &ENTRY_KIND, start, start_cap);
 	}
 out:
 	pm_avro_reader_free(r);

@@ -136,7 +136,7 @@ static int get_int32(const char *what, json_t *root, const char *key, int requir
 
 int pm_schema_from_json(const char *what, const char *text, size_t len, pm_table_schema **out)
 {
-	json_t *root = NULL, *fields, *jc;
+	json_t *root = NULL, *fields;
 	pm_table_schema *s;
 	int32_t version = 1, id32 = 0;
 	size_t i;
@@ -212,18 +212,8 @@ int pm_schema_from_json(const char *what, const char *text, size_t len, pm_table
 	}
 	/* pypaimon writes "comment": null; Java would read that as the text
 	 * "null", we read it as no comment. */
-	jc = json_object_get(root, "comment");
-	if (jc && !json_is_null(jc)) {
-		if (!json_is_string(jc)) {
-			rc = pm_err(PAIMON_ECORRUPT, "%s: key \"comment\" must be a string", what);
-			goto fail;
-		}
-		s->comment = pm_strndup(json_string_value(jc), json_string_length(jc));
-		if (!s->comment) {
-			rc = PAIMON_ENOMEM;
-			goto fail;
-		}
-	}
+	if ((rc = pm_json_strdup(what, root, "comment", 0, &s->comment)))
+		goto fail;
 	s->time_millis = 0;
 	if ((rc = pm_json_i64(what, root, "timeMillis", 0, &s->time_millis, NULL)))
 		goto fail;

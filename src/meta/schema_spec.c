@@ -66,7 +66,7 @@ int pm_schema_spec_add_field(pm_schema_spec *s, const char *name, pm_type *type,
 
 int pm_schema_spec_from_json(const char *what, const char *text, size_t len, pm_schema_spec *out)
 {
-	json_t *root = NULL, *fields, *jc;
+	json_t *root = NULL, *fields;
 	pm_schema_spec s;
 	size_t i;
 	int rc;
@@ -94,17 +94,8 @@ int pm_schema_spec_from_json(const char *what, const char *text, size_t len, pm_
 	    (rc = pm_json_strlist(what, root, "primaryKeys", 0, &s.primary_keys)) ||
 	    (rc = pm_json_strmap(what, root, "options", 0, &s.options)))
 		goto fail;
-	jc = json_object_get(root, "comment");
-	if (jc && !json_is_null(jc)) {
-		if (!json_is_string(jc)) {
-			rc = pm_err(PAIMON_ECORRUPT, "%s: key \"comment\" must be a string", what);
-			goto fail;
-		}
-		if (!(s.comment = pm_strdup(json_string_value(jc)))) {
-			rc = PAIMON_ENOMEM;
-			goto fail;
-		}
-	}
+	if ((rc = pm_json_strdup(what, root, "comment", 0, &s.comment)))
+		goto fail;
 	json_decref(root);
 	*out = s;
 	return 0;

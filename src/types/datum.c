@@ -777,26 +777,12 @@ int pm_datum_from_arrow_scratch(const pm_type *t, const struct ArrowSchema *s, c
 		return 0;
 	}
 	case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY:
-		if ((f[0] == 'u' || f[0] == 'z') && !f[1]) {
+		/* utf8/binary (32-bit offsets), large_utf8/large_binary (64-bit) */
+		if ((f[0] == 'u' || f[0] == 'z' || f[0] == 'U' || f[0] == 'Z') && !f[1]) {
+			int ow = f[0] == 'U' || f[0] == 'Z' ? 8 : 4;
 			if (a->n_buffers < 3)
 				return bad_arrow(t, s, "missing buffers");
-			const int32_t *off = vals;
-			int32_t o0, o1;
-			memcpy(&o0, off + i, 4);
-			memcpy(&o1, off + i + 1, 4);
-			if (o1 < o0)
-				return bad_arrow(t, s, "decreasing offsets");
-			out->bytes.p = o1 > o0 ? (const uint8_t *)a->buffers[2] + o0 : (const uint8_t *)"";
-			out->bytes.n = (size_t)(o1 - o0);
-			return 0;
-		}
-		if ((f[0] == 'U' || f[0] == 'Z') && !f[1]) {
-			if (a->n_buffers < 3)
-				return bad_arrow(t, s, "missing buffers");
-			const int64_t *off = vals;
-			int64_t o0, o1;
-			memcpy(&o0, off + i, 8);
-			memcpy(&o1, off + i + 1, 8);
+			int64_t o0 = rd_i(vals, ow, i), o1 = rd_i(vals, ow, i + 1);
 			if (o1 < o0)
 				return bad_arrow(t, s, "decreasing offsets");
 			out->bytes.p = o1 > o0 ? (const uint8_t *)a->buffers[2] + o0 : (const uint8_t *)"";

@@ -5,6 +5,7 @@
 #include "format/parquet/parquet_meta.h"
 
 #include <stdalign.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -87,76 +88,109 @@ static size_t arena_limit_for(size_t n)
 
 /* ---------------------------------------------------------------- decoding */
 
+/*
+ * Every struct is decoded by one interpreter (read_struct) over a descriptor
+ * table per struct: the table is indexed by Thrift field id and says, per
+ * field, its kind (which also fixes the wire type), where the value goes in
+ * the C struct, where its has_<name> flag is, whether it is required and,
+ * for nested structs and lists of structs, the element's descriptor.
+ *
+ * Rules the interpreter applies, as parquet.thrift readers do:
+ * - an id not in the table is skipped, and so is a value whose wire type is
+ *   not the one its kind expects (a list may also arrive as a set); its
+ *   has-flag stays false;
+ * - list<i32>/list<i64> accept i16/i32/i64 elements (same varint encoding;
+ *   Thrift's C++ runtime reads such lists whatever element type they declare,
+ *   bad_data/ARROW-GH-41317 has an encodings list<i16>), range-checked; a
+ *   list of another element type is skipped;
+ * - a nested struct field is zeroed (and given its defaults) before each
+ *   decode; list elements come zeroed from the arena;
+ * - after a struct ends, the first required field (in id order, from the
+ *   struct's req mask) that was not read is reported: "parquet: <Struct>
+ *   lacks required field '<name>' (<id>), struct ending at offset <n>";
+ *   then the struct's check runs;
+ * - depth, counts and lengths are bounded by the Thrift reader; list memory
+ *   by the arena's limit.
+ */
+
 typedef struct dec {
 	pm_tc_reader r;
 	struct pm_pq_arena *a; /* NULL for allocation-free decoders */
 } dec;
 
+enum fk {
+	FK_SKIP = 0,  /* a gap in a table: the field is skipped */
+	FK_I8, FK_I16, FK_I32, FK_I64,
+	FK_BOOL,
+	FK_BIN,       /* pm_pq_bin, a slice of the input */
+	FK_STR,       /* const char *, a NUL-terminated arena copy */
+	FK_STRUCT,    /* nested struct at off, decoded by sub (sub NULL: an empty struct, skipped) */
+	FK_LIST,      /* list<elem>: items pointer at off, size_t count at cnt */
+	FK_UNION_ID,  /* union of empty structs: int32 id of the first member, 0 if none */
+	FK_ENCRYPTED  /* exists only in encrypted files: PAIMON_EUNSUPPORTED */
+};
+
+/* Wire type of a list element kind. */
+static const uint8_t elem_wire[] = {
+	[FK_I32] = PM_TC_I32, [FK_I64] = PM_TC_I64, [FK_BOOL] = PM_TC_BOOL, [FK_BIN] = PM_TC_BINARY,
+	[FK_STR] = PM_TC_BINARY, [FK_STRUCT] = PM_TC_STRUCT, [FK_UNION_ID] = PM_TC_STRUCT
+};
+
+/* fdesc.flags */
+#define F_NZ 1 /* FK_UNION_ID: stored, and counts as read, only when a member is set */
+
+typedef struct sdesc sdesc;
+
+typedef struct fdesc {
+	const char *name;   /* parquet.thrift's name, for messages */
+	uint8_t kind;       /* enum fk */
+	uint8_t wire;       /* the kind's wire type (PM_TC_*; FK_LIST: PM_TC_LIST) */
+	uint8_t elem;       /* FK_LIST: element kind */
+	uint8_t flags;      /* F_NZ */
+	uint16_t off;       /* value (FK_LIST: items pointer) */
+	uint16_t has;       /* offset + 1 of a bool set when the value is read; 0 = none */
+	uint16_t cnt;       /* FK_LIST: offset of the size_t count */
+	const sdesc *sub;   /* FK_STRUCT, FK_LIST of FK_STRUCT */
+} fdesc;
+
+struct sdesc {
+	const char *name;
+	size_t size;        /* list element size; zeroed when a field. 0: union member writing
+			     * into the union's own object */
+	const fdesc *f;     /* indexed by field id; f[0] unused */
+	uint16_t nf;        /* max field id + 1 (<= 64) */
+	uint64_t req;       /* required fields: bit id set (ID(id)) */
+	void (*init)(void *obj);            /* defaults after zeroing, or NULL */
+	int (*check)(dec *d, const void *obj); /* after the required fields, or NULL */
+	/* Non-NULL for a union of structs: only the first struct member with a
+	 * positive id is decoded (later ones skipped); member() records its id,
+	 * known = whether the table has it (unknown members are skipped). */
+	void (*member)(void *obj, int16_t id, bool known);
+};
+
+/* Kind and wire type of a field. */
+#define K_I8 .kind = FK_I8, .wire = PM_TC_I8
+#define K_I16 .kind = FK_I16, .wire = PM_TC_I16
+#define K_I32 .kind = FK_I32, .wire = PM_TC_I32
+#define K_I64 .kind = FK_I64, .wire = PM_TC_I64
+#define K_BOOL .kind = FK_BOOL, .wire = PM_TC_BOOL
+#define K_BIN .kind = FK_BIN, .wire = PM_TC_BINARY
+#define K_STR .kind = FK_STR, .wire = PM_TC_BINARY
+#define K_STRUCT .kind = FK_STRUCT, .wire = PM_TC_STRUCT
+#define K_UNION_ID .kind = FK_UNION_ID, .wire = PM_TC_STRUCT
+#define K_ENCRYPTED .kind = FK_ENCRYPTED, .wire = 0xff /* matches no wire type */
+#define K_LIST(elem_kind) .kind = FK_LIST, .wire = PM_TC_LIST, .elem = elem_kind
+#define NF(tab) ((uint16_t)(sizeof(tab) / sizeof(tab)[0]))
+#define SDESC(nm, sz, tab) .name = nm, .size = sz, .f = tab, .nf = NF(tab)
+#define ID(id) ((uint64_t)1 << (id))
+#define AT(T, m) .off = (uint16_t)offsetof(T, m)
+#define HAS(T, m) .has = (uint16_t)(offsetof(T, m) + 1)
+#define CNT(T, m) .cnt = (uint16_t)offsetof(T, m)
+
 static int missing(dec *d, const char *st, const char *field, int id)
 {
 	return pm_err(PAIMON_ECORRUPT, "parquet: %s lacks required field '%s' (%d), struct ending at "
 		      "offset %zu", st, field, id, d->r.pos);
-}
-
-/* Typed field readers: a value of another wire type is skipped (leaving
- * *has untouched), as for an unknown field. */
-static int f_i32(dec *d, const pm_tc_field *f, int32_t *v, bool *has)
-{
-	int rc;
-	if (f->type != PM_TC_I32)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = pm_tc_read_i32(&d->r, v)) == 0)
-		*has = true;
-	return rc;
-}
-
-static int f_i64(dec *d, const pm_tc_field *f, int64_t *v, bool *has)
-{
-	int rc;
-	if (f->type != PM_TC_I64)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = pm_tc_read_i64(&d->r, v)) == 0)
-		*has = true;
-	return rc;
-}
-
-static int f_i16(dec *d, const pm_tc_field *f, int16_t *v, bool *has)
-{
-	int rc;
-	if (f->type != PM_TC_I16)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = pm_tc_read_i16(&d->r, v)) == 0)
-		*has = true;
-	return rc;
-}
-
-static int f_i8(dec *d, const pm_tc_field *f, int8_t *v, bool *has)
-{
-	int rc;
-	if (f->type != PM_TC_I8)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = pm_tc_read_i8(&d->r, v)) == 0)
-		*has = true;
-	return rc;
-}
-
-static int f_bool(dec *d, const pm_tc_field *f, bool *v, bool *has)
-{
-	if (f->type != PM_TC_BOOL)
-		return pm_tc_skip_field(&d->r, f);
-	*v = f->bool_value;
-	*has = true;
-	return 0;
-}
-
-static int f_bin(dec *d, const pm_tc_field *f, pm_pq_bin *b)
-{
-	int rc;
-	if (f->type != PM_TC_BINARY)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = pm_tc_read_binary(&d->r, &b->p, &b->len)) == 0)
-		b->set = true;
-	return rc;
 }
 
 static char *arena_str(dec *d, const uint8_t *p, size_t n)
@@ -186,34 +220,72 @@ static int read_str(dec *d, const char **out)
 	return 0;
 }
 
-static int f_str(dec *d, const pm_tc_field *f, const char **out)
+/* A union of empty structs (TimeUnit, ColumnOrder, bloom algorithm/hash/
+ * compression): *id = the first member's id, 0 if none. */
+static int read_union_id(dec *d, int32_t *id)
 {
-	if (f->type != PM_TC_BINARY)
-		return pm_tc_skip_field(&d->r, f);
-	return read_str(d, out);
+	int16_t last;
+	pm_tc_field f;
+	int rc;
+	*id = 0;
+	if ((rc = pm_tc_struct_begin(&d->r, &last)) != 0)
+		return rc;
+	while ((rc = pm_tc_read_field(&d->r, &last, &f)) == 0 && f.type != PM_TC_STOP) {
+		if (f.type == PM_TC_STRUCT && *id == 0 && f.id > 0)
+			*id = f.id;
+		if ((rc = pm_tc_skip_field(&d->r, &f)) != 0)
+			break;
+	}
+	pm_tc_struct_end(&d->r);
+	return rc;
 }
 
-typedef int (*elem_fn)(dec *d, void *item);
+static int read_struct(dec *d, const sdesc *sd, void *obj);
 
-/*
- * A list<elem_type> field: allocates count items of size sz and decodes each
- * with fn. A field of another wire type, or a list of another element type,
- * is skipped (items untouched).
- */
-static int f_list(dec *d, const pm_tc_field *f, uint8_t want, size_t sz, elem_fn fn,
-		  void **items, size_t *n, bool *has)
+static size_t elem_size(const fdesc *fd)
 {
-	uint8_t et;
+	switch (fd->elem) {
+	case FK_I32: return sizeof(int32_t);
+	case FK_I64: return sizeof(int64_t);
+	case FK_BOOL: return sizeof(bool);
+	case FK_BIN: return sizeof(pm_pq_bin);
+	case FK_STR: return sizeof(char *);
+	case FK_UNION_ID: return sizeof(int32_t);
+	default: return fd->sub->size; /* FK_STRUCT */
+	}
+}
+
+static int read_elem(dec *d, const fdesc *fd, void *it)
+{
+	switch (fd->elem) {
+	case FK_I32: return pm_tc_read_i32(&d->r, it);
+	case FK_I64: return pm_tc_read_i64(&d->r, it);
+	case FK_BOOL: return pm_tc_read_bool(&d->r, it);
+	case FK_STR: return read_str(d, it);
+	case FK_UNION_ID: return read_union_id(d, it);
+	case FK_BIN: {
+		pm_pq_bin *b = it;
+		b->set = true;
+		return pm_tc_read_binary(&d->r, &b->p, &b->len);
+	}
+	default:
+		if (fd->sub->init)
+			fd->sub->init(it);
+		return read_struct(d, fd->sub, it);
+	}
+}
+
+/* A list field (wire type already checked): 1 when stored, 0 when its
+ * element type did not match and it was skipped, or an error. */
+static int read_list(dec *d, const fdesc *fd, unsigned char *obj)
+{
+	uint8_t et, want = elem_wire[fd->elem];
 	uint32_t cnt, i;
+	size_t sz = elem_size(fd), n;
 	unsigned char *arr;
 	int rc;
-	if (f->type != PM_TC_LIST && f->type != PM_TC_SET)
-		return pm_tc_skip_field(&d->r, f);
 	if ((rc = pm_tc_read_list(&d->r, &et, &cnt)) != 0)
 		return rc;
-	/* i16/i32/i64 share the zigzag varint encoding; Thrift's C++ runtime reads
-	 * such lists whatever element type they declare (bad_data/ARROW-GH-41317
-	 * has an encodings list<i16>), so accept them, range-checked. */
 	if ((want == PM_TC_I32 || want == PM_TC_I64) &&
 	    (et == PM_TC_I16 || et == PM_TC_I32 || et == PM_TC_I64))
 		et = want;
@@ -226,262 +298,221 @@ static int f_list(dec *d, const pm_tc_field *f, uint8_t want, size_t sz, elem_fn
 	if (!arr)
 		return pm_err_code();
 	for (i = 0; i < cnt; i++)
-		if ((rc = fn(d, arr + (size_t)i * sz)) != 0)
+		if ((rc = read_elem(d, fd, arr + (size_t)i * sz)) != 0)
 			return rc;
-	*items = arr;
-	*n = cnt;
-	if (has)
-		*has = true;
-	return 0;
+	n = cnt;
+	memcpy(obj + fd->off, &arr, sizeof arr);
+	memcpy(obj + fd->cnt, &n, sizeof n);
+	return 1;
 }
 
-static int e_i32(dec *d, void *it) { return pm_tc_read_i32(&d->r, it); }
-static int e_i64(dec *d, void *it) { return pm_tc_read_i64(&d->r, it); }
-static int e_bool(dec *d, void *it) { return pm_tc_read_bool(&d->r, it); }
-static int e_str(dec *d, void *it) { return read_str(d, it); }
-
-static int e_bin(dec *d, void *it)
+/* A nested struct field's value (sub NULL: an empty struct, skipped). */
+static int read_sub(dec *d, const fdesc *fd, const pm_tc_field *f, void *v)
 {
-	pm_pq_bin *b = it;
-	b->set = true;
-	return pm_tc_read_binary(&d->r, &b->p, &b->len);
+	if (!fd->sub)
+		return pm_tc_skip_field(&d->r, f);
+	if (fd->sub->size)
+		memset(v, 0, fd->sub->size);
+	if (fd->sub->init)
+		fd->sub->init(v);
+	return read_struct(d, fd->sub, v);
 }
 
-/* Struct decoding skeleton: fields are dispatched by a per-struct function. */
-typedef int (*field_fn)(dec *d, void *obj, const pm_tc_field *f);
+/* FK_UNION_ID: 1 when stored. */
+static int read_union_field(dec *d, const fdesc *fd, void *v)
+{
+	int32_t id;
+	int rc = read_union_id(d, &id);
+	if (rc)
+		return rc;
+	if (!id && (fd->flags & F_NZ))
+		return 0;
+	memcpy(v, &id, sizeof id);
+	return 1;
+}
 
-static int read_struct(dec *d, void *obj, field_fn fn)
+/* After the fields: the first required one missing, then sd's check. */
+static int struct_done(dec *d, const sdesc *sd, uint64_t seen, void *obj)
+{
+	if ((seen & sd->req) != sd->req) {
+		int i = 1;
+		while (!(sd->req >> i & 1) || (seen >> i & 1))
+			i++;
+		return missing(d, sd->name, sd->f[i].name, i);
+	}
+	return sd->check ? sd->check(d, obj) : 0;
+}
+
+/* A union of structs (sd->member set): only the first struct member with a
+ * positive id is decoded, later ones are skipped. */
+static int read_union(dec *d, const sdesc *sd, void *obj)
 {
 	int16_t last;
 	pm_tc_field f;
-	int rc;
+	int members = 0, rc;
 	if ((rc = pm_tc_struct_begin(&d->r, &last)) != 0)
 		return rc;
-	for (;;) {
-		if ((rc = pm_tc_read_field(&d->r, &last, &f)) != 0)
-			break;
-		if (f.type == PM_TC_STOP)
-			break;
-		if ((rc = fn(d, obj, &f)) != 0)
+	while ((rc = pm_tc_read_field(&d->r, &last, &f)) == 0 && f.type != PM_TC_STOP) {
+		const fdesc *fd = (uint16_t)f.id < sd->nf && sd->f[f.id].kind ? &sd->f[f.id] : NULL;
+		if (f.type != PM_TC_STRUCT || f.id <= 0 || members++ > 0) {
+			rc = pm_tc_skip_field(&d->r, &f);
+		} else {
+			sd->member(obj, f.id, fd != NULL);
+			rc = fd ? read_sub(d, fd, &f, (unsigned char *)obj + fd->off)
+				: pm_tc_skip_field(&d->r, &f);
+		}
+		if (rc)
 			break;
 	}
 	pm_tc_struct_end(&d->r);
-	return rc;
+	return rc ? rc : struct_done(d, sd, 0, obj);
 }
 
-/* A struct-typed field; other wire types are skipped. */
-static int f_struct(dec *d, const pm_tc_field *f, int (*fn)(dec *, void *), void *obj, bool *has)
+static int read_struct(dec *d, const sdesc *sd, void *obj)
 {
+	unsigned char *o = obj;
+	uint64_t seen = 0;
+	int16_t last;
+	pm_tc_field f;
 	int rc;
-	if (f->type != PM_TC_STRUCT)
-		return pm_tc_skip_field(&d->r, f);
-	if ((rc = fn(d, obj)) == 0 && has)
-		*has = true;
-	return rc;
-}
-
-/* ---- Statistics */
-
-static int stats_field(dec *d, void *o, const pm_tc_field *f)
-{
-	pm_pq_statistics *s = o;
-	switch (f->id) {
-	case 1: return f_bin(d, f, &s->max);
-	case 2: return f_bin(d, f, &s->min);
-	case 3: return f_i64(d, f, &s->null_count, &s->has_null_count);
-	case 4: return f_i64(d, f, &s->distinct_count, &s->has_distinct_count);
-	case 5: return f_bin(d, f, &s->max_value);
-	case 6: return f_bin(d, f, &s->min_value);
-	case 7: return f_bool(d, f, &s->is_max_value_exact, &s->has_is_max_value_exact);
-	case 8: return f_bool(d, f, &s->is_min_value_exact, &s->has_is_min_value_exact);
-	case 9: return f_i64(d, f, &s->nan_count, &s->has_nan_count);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_statistics(dec *d, void *o)
-{
-	memset(o, 0, sizeof(pm_pq_statistics));
-	return read_struct(d, o, stats_field);
-}
-
-/* ---- LogicalType and friends */
-
-typedef struct lt_ctx {
-	pm_pq_logical_type *lt;
-	bool seen[3];
-	int members;
-} lt_ctx;
-
-static int empty_field(dec *d, void *o, const pm_tc_field *f)
-{
-	(void)o;
-	return pm_tc_skip_field(&d->r, f);
-}
-
-static int dec_empty(dec *d, void *o)
-{
-	return read_struct(d, o, empty_field);
-}
-
-/* A union of empty structs (TimeUnit, ColumnOrder, bloom algorithm/hash/
- * compression): the first member's id, 0 if none. */
-static int union_id_field(dec *d, void *o, const pm_tc_field *f)
-{
-	int32_t *id = o;
-	if (f->type != PM_TC_STRUCT)
-		return pm_tc_skip_field(&d->r, f);
-	if (*id == 0 && f->id > 0)
-		*id = f->id;
-	return dec_empty(d, NULL);
-}
-
-static int dec_union_id(dec *d, void *o)
-{
-	*(int32_t *)o = 0;
-	return read_struct(d, o, union_id_field);
-}
-
-static int decimal_field(dec *d, void *o, const pm_tc_field *f)
-{
-	lt_ctx *c = o;
-	if (f->id == 1)
-		return f_i32(d, f, &c->lt->scale, &c->seen[0]);
-	if (f->id == 2)
-		return f_i32(d, f, &c->lt->precision, &c->seen[1]);
-	return pm_tc_skip_field(&d->r, f);
-}
-
-static int time_field(dec *d, void *o, const pm_tc_field *f)
-{
-	lt_ctx *c = o;
-	if (f->id == 1)
-		return f_bool(d, f, &c->lt->is_adjusted_to_utc, &c->seen[0]);
-	if (f->id == 2) {
-		int32_t unit = 0;
-		int rc = f_struct(d, f, dec_union_id, &unit, NULL);
-		if (!rc && unit) {
-			c->lt->unit = unit;
-			c->seen[1] = true;
+	if (sd->member)
+		return read_union(d, sd, obj);
+	if ((rc = pm_tc_struct_begin(&d->r, &last)) != 0)
+		return rc;
+	while ((rc = pm_tc_read_field(&d->r, &last, &f)) == 0 && f.type != PM_TC_STOP) {
+		/* f[0] is a gap, and a negative id is far above nf (<= 64) */
+		const fdesc *fd = (uint16_t)f.id < sd->nf ? &sd->f[f.id] : NULL;
+		void *v;
+		if (!fd || f.type != fd->wire) {
+			if (fd && fd->kind == FK_LIST && f.type == PM_TC_SET)
+				goto value;
+			if (fd && fd->kind == FK_ENCRYPTED) {
+				rc = pm_err(PAIMON_EUNSUPPORTED, "parquet: encrypted file (%s has %s) is "
+					    "not supported", sd->name, fd->name);
+				break;
+			}
+			/* unknown, or another wire type than described */
+			if ((rc = pm_tc_skip_field(&d->r, &f)) != 0)
+				break;
+			continue;
 		}
-		return rc;
+value:
+		v = o + fd->off;
+		switch (fd->kind) {
+		case FK_I8: rc = pm_tc_read_i8(&d->r, v); break;
+		case FK_I16: rc = pm_tc_read_i16(&d->r, v); break;
+		case FK_I32: rc = pm_tc_read_i32(&d->r, v); break;
+		case FK_I64: rc = pm_tc_read_i64(&d->r, v); break;
+		case FK_BOOL: *(bool *)v = f.bool_value; rc = 0; break;
+		case FK_STR: rc = read_str(d, v); break;
+		case FK_BIN: {
+			pm_pq_bin *b = v;
+			if ((rc = pm_tc_read_binary(&d->r, &b->p, &b->len)) == 0)
+				b->set = true;
+			break;
+		}
+		case FK_LIST:
+		case FK_UNION_ID:
+			rc = fd->kind == FK_LIST ? read_list(d, fd, o) : read_union_field(d, fd, v);
+			if (rc == 0) /* skipped: not stored */
+				continue;
+			if (rc > 0)
+				rc = 0;
+			break;
+		default: rc = read_sub(d, fd, &f, v); break; /* FK_STRUCT */
+		}
+		if (rc)
+			break;
+		seen |= (uint64_t)1 << f.id;
+		if (fd->has)
+			o[fd->has - 1] = true;
 	}
-	return pm_tc_skip_field(&d->r, f);
+	pm_tc_struct_end(&d->r);
+	return rc ? rc : struct_done(d, sd, seen, obj);
 }
 
-static int int_field(dec *d, void *o, const pm_tc_field *f)
+/* ---- the descriptor tables, from parquet.thrift */
+
+#define S pm_pq_statistics
+static const fdesc stats_f[] = {
+	[1] = {"max", K_BIN, AT(S, max)},
+	[2] = {"min", K_BIN, AT(S, min)},
+	[3] = {"null_count", K_I64, AT(S, null_count), HAS(S, has_null_count)},
+	[4] = {"distinct_count", K_I64, AT(S, distinct_count), HAS(S, has_distinct_count)},
+	[5] = {"max_value", K_BIN, AT(S, max_value)},
+	[6] = {"min_value", K_BIN, AT(S, min_value)},
+	[7] = {"is_max_value_exact", K_BOOL, AT(S, is_max_value_exact), HAS(S, has_is_max_value_exact)},
+	[8] = {"is_min_value_exact", K_BOOL, AT(S, is_min_value_exact), HAS(S, has_is_min_value_exact)},
+	[9] = {"nan_count", K_I64, AT(S, nan_count), HAS(S, has_nan_count)},
+};
+static const sdesc stats_sd = {SDESC("Statistics", sizeof(S), stats_f)};
+#undef S
+
+/* LogicalType: a union whose members' fields all land in pm_pq_logical_type. */
+#define S pm_pq_logical_type
+static const fdesc decimal_f[] = {
+	[1] = {"scale", K_I32, AT(S, scale)},
+	[2] = {"precision", K_I32, AT(S, precision)},
+};
+static const fdesc time_f[] = {
+	[1] = {"isAdjustedToUTC", K_BOOL, AT(S, is_adjusted_to_utc)},
+	[2] = {"unit", K_UNION_ID, .flags = F_NZ, AT(S, unit)},
+};
+static const fdesc int_f[] = {
+	[1] = {"bitWidth", K_I8, AT(S, bit_width)},
+	[2] = {"isSigned", K_BOOL, AT(S, is_signed)},
+};
+static const fdesc variant_f[] = {
+	[1] = {"specification_version", K_I8, AT(S, specification_version),
+	       HAS(S, has_specification_version)},
+};
+static const fdesc geography_f[] = {
+	[1] = {"crs", K_STR, AT(S, crs)},
+	[2] = {"algorithm", K_I32, AT(S, algorithm), HAS(S, has_algorithm)},
+};
+static const sdesc decimal_sd = {SDESC("DecimalType", 0, decimal_f), .req = ID(1) | ID(2)};
+static const sdesc time_sd = {SDESC("TimeType", 0, time_f), .req = ID(1) | ID(2)};
+static const sdesc timestamp_sd = {SDESC("TimestampType", 0, time_f), .req = ID(1) | ID(2)};
+static const sdesc int_sd = {SDESC("IntType", 0, int_f), .req = ID(1) | ID(2)};
+static const sdesc variant_sd = {SDESC("VariantType", 0, variant_f)};
+static const sdesc geometry_sd = {.name = "GeometryType", .f = geography_f, .nf = 2}; /* crs only */
+static const sdesc geography_sd = {SDESC("GeographyType", 0, geography_f)};
+
+_Static_assert(sizeof(int) == sizeof(int32_t), "kind and unit are stored as int32");
+
+static void lt_member(void *obj, int16_t id, bool known)
 {
-	lt_ctx *c = o;
-	if (f->id == 1)
-		return f_i8(d, f, &c->lt->bit_width, &c->seen[0]);
-	if (f->id == 2)
-		return f_bool(d, f, &c->lt->is_signed, &c->seen[1]);
-	return pm_tc_skip_field(&d->r, f);
+	S *lt = obj;
+	lt->kind = known ? id : PM_PQ_LT_UNRECOGNIZED;
+	if (!known)
+		lt->unrecognized_id = id;
 }
 
-static int variant_field(dec *d, void *o, const pm_tc_field *f)
-{
-	lt_ctx *c = o;
-	if (f->id == 1)
-		return f_i8(d, f, &c->lt->specification_version, &c->lt->has_specification_version);
-	return pm_tc_skip_field(&d->r, f);
-}
+#define LT_EMPTY(id, nm) [id] = {nm, K_STRUCT}
+static const fdesc logical_f[] = {
+	LT_EMPTY(PM_PQ_LT_STRING, "STRING"), LT_EMPTY(PM_PQ_LT_MAP, "MAP"),
+	LT_EMPTY(PM_PQ_LT_LIST, "LIST"), LT_EMPTY(PM_PQ_LT_ENUM, "ENUM"),
+	[PM_PQ_LT_DECIMAL] = {"DECIMAL", K_STRUCT, .sub = &decimal_sd},
+	LT_EMPTY(PM_PQ_LT_DATE, "DATE"),
+	[PM_PQ_LT_TIME] = {"TIME", K_STRUCT, .sub = &time_sd},
+	[PM_PQ_LT_TIMESTAMP] = {"TIMESTAMP", K_STRUCT, .sub = &timestamp_sd},
+	[PM_PQ_LT_INTEGER] = {"INTEGER", K_STRUCT, .sub = &int_sd},
+	LT_EMPTY(PM_PQ_LT_UNKNOWN, "UNKNOWN"), LT_EMPTY(PM_PQ_LT_JSON, "JSON"),
+	LT_EMPTY(PM_PQ_LT_BSON, "BSON"), LT_EMPTY(PM_PQ_LT_UUID, "UUID"),
+	LT_EMPTY(PM_PQ_LT_FLOAT16, "FLOAT16"),
+	[PM_PQ_LT_VARIANT] = {"VARIANT", K_STRUCT, .sub = &variant_sd},
+	[PM_PQ_LT_GEOMETRY] = {"GEOMETRY", K_STRUCT, .sub = &geometry_sd},
+	[PM_PQ_LT_GEOGRAPHY] = {"GEOGRAPHY", K_STRUCT, .sub = &geography_sd},
+	LT_EMPTY(PM_PQ_LT_FILE, "FILE"),
+};
+#undef LT_EMPTY
+static const sdesc logical_sd = {SDESC("LogicalType", sizeof(S), logical_f), .member = lt_member};
+#undef S
 
-static int geo_field(dec *d, void *o, const pm_tc_field *f)
+static int schema_element_check(dec *d, const void *obj)
 {
-	lt_ctx *c = o;
-	if (f->id == 1)
-		return f_str(d, f, &c->lt->crs);
-	if (f->id == 2 && c->lt->kind == PM_PQ_LT_GEOGRAPHY)
-		return f_i32(d, f, &c->lt->algorithm, &c->lt->has_algorithm);
-	return pm_tc_skip_field(&d->r, f);
-}
-
-static int lt_field(dec *d, void *o, const pm_tc_field *f)
-{
-	lt_ctx *c = o;
-	pm_pq_logical_type *lt = c->lt;
-	field_fn fn = empty_field;
-	int rc;
-	if (f->type != PM_TC_STRUCT || f->id <= 0)
-		return pm_tc_skip_field(&d->r, f);
-	if (c->members++ > 0) /* a second member: keep the first */
-		return pm_tc_skip_field(&d->r, f);
-	switch (f->id) {
-	case PM_PQ_LT_DECIMAL: fn = decimal_field; break;
-	case PM_PQ_LT_TIME: case PM_PQ_LT_TIMESTAMP: fn = time_field; break;
-	case PM_PQ_LT_INTEGER: fn = int_field; break;
-	case PM_PQ_LT_VARIANT: fn = variant_field; break;
-	case PM_PQ_LT_GEOMETRY: case PM_PQ_LT_GEOGRAPHY: fn = geo_field; break;
-	case PM_PQ_LT_STRING: case PM_PQ_LT_MAP: case PM_PQ_LT_LIST: case PM_PQ_LT_ENUM:
-	case PM_PQ_LT_DATE: case PM_PQ_LT_UNKNOWN: case PM_PQ_LT_JSON: case PM_PQ_LT_BSON:
-	case PM_PQ_LT_UUID: case PM_PQ_LT_FLOAT16: case PM_PQ_LT_FILE:
-		break;
-	default:
-		lt->kind = PM_PQ_LT_UNRECOGNIZED;
-		lt->unrecognized_id = f->id;
-		return pm_tc_skip_field(&d->r, f);
-	}
-	lt->kind = f->id;
-	memset(c->seen, 0, sizeof c->seen);
-	if ((rc = read_struct(d, c, fn)) != 0)
-		return rc;
-	switch (f->id) {
-	case PM_PQ_LT_DECIMAL:
-		if (!c->seen[0]) return missing(d, "DecimalType", "scale", 1);
-		if (!c->seen[1]) return missing(d, "DecimalType", "precision", 2);
-		break;
-	case PM_PQ_LT_TIME: case PM_PQ_LT_TIMESTAMP:
-		if (!c->seen[0]) return missing(d, f->id == PM_PQ_LT_TIME ? "TimeType" : "TimestampType",
-						"isAdjustedToUTC", 1);
-		if (!c->seen[1]) return missing(d, f->id == PM_PQ_LT_TIME ? "TimeType" : "TimestampType",
-						"unit", 2);
-		break;
-	case PM_PQ_LT_INTEGER:
-		if (!c->seen[0]) return missing(d, "IntType", "bitWidth", 1);
-		if (!c->seen[1]) return missing(d, "IntType", "isSigned", 2);
-		break;
-	}
-	return 0;
-}
-
-static int dec_logical(dec *d, void *o)
-{
-	lt_ctx c;
-	memset(&c, 0, sizeof c);
-	c.lt = o;
-	memset(c.lt, 0, sizeof *c.lt);
-	return read_struct(d, &c, lt_field);
-}
-
-/* ---- SchemaElement */
-
-static int schema_field(dec *d, void *o, const pm_tc_field *f)
-{
-	pm_pq_schema_element *e = o;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &e->type, &e->has_type);
-	case 2: return f_i32(d, f, &e->type_length, &e->has_type_length);
-	case 3: return f_i32(d, f, &e->repetition, &e->has_repetition);
-	case 4: return f_str(d, f, &e->name);
-	case 5: return f_i32(d, f, &e->num_children, &e->has_num_children);
-	case 6: return f_i32(d, f, &e->converted_type, &e->has_converted_type);
-	case 7: return f_i32(d, f, &e->scale, &e->has_scale);
-	case 8: return f_i32(d, f, &e->precision, &e->has_precision);
-	case 9: return f_i32(d, f, &e->field_id, &e->has_field_id);
-	case 10: return f_struct(d, f, dec_logical, &e->logical, NULL);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_schema_element(dec *d, void *o)
-{
-	pm_pq_schema_element *e = o;
-	int rc = read_struct(d, e, schema_field);
-	if (rc)
-		return rc;
-	if (!e->name)
-		return missing(d, "SchemaElement", "name", 4);
+	const pm_pq_schema_element *e = obj;
+	(void)d;
 	if (e->has_type && (e->type < 0 || e->type > PM_PQ_FIXED_LEN_BYTE_ARRAY))
 		return pm_err(PAIMON_ECORRUPT, "parquet: SchemaElement '%s' has invalid physical type %d",
 			      e->name, e->type);
@@ -494,254 +525,293 @@ static int dec_schema_element(dec *d, void *o)
 	return 0;
 }
 
-/* ---- KeyValue, PageEncodingStats, SortingColumn */
+#define S pm_pq_schema_element
+static const fdesc schema_f[] = {
+	[1] = {"type", K_I32, AT(S, type), HAS(S, has_type)},
+	[2] = {"type_length", K_I32, AT(S, type_length), HAS(S, has_type_length)},
+	[3] = {"repetition_type", K_I32, AT(S, repetition), HAS(S, has_repetition)},
+	[4] = {"name", K_STR, AT(S, name)},
+	[5] = {"num_children", K_I32, AT(S, num_children), HAS(S, has_num_children)},
+	[6] = {"converted_type", K_I32, AT(S, converted_type), HAS(S, has_converted_type)},
+	[7] = {"scale", K_I32, AT(S, scale), HAS(S, has_scale)},
+	[8] = {"precision", K_I32, AT(S, precision), HAS(S, has_precision)},
+	[9] = {"field_id", K_I32, AT(S, field_id), HAS(S, has_field_id)},
+	[10] = {"logicalType", K_STRUCT, AT(S, logical), .sub = &logical_sd},
+};
+static const sdesc schema_sd = {SDESC("SchemaElement", sizeof(S), schema_f), .req = ID(4),
+				.check = schema_element_check};
+#undef S
 
-static int kv_field(dec *d, void *o, const pm_tc_field *f)
+#define S pm_pq_key_value
+static const fdesc kv_f[] = {
+	[1] = {"key", K_STR, AT(S, key)},
+	[2] = {"value", K_BIN, AT(S, value)},
+};
+static const sdesc kv_sd = {SDESC("KeyValue", sizeof(S), kv_f), .req = ID(1)};
+#undef S
+
+#define S pm_pq_page_encoding_stats
+static const fdesc pes_f[] = {
+	[1] = {"page_type", K_I32, AT(S, page_type)},
+	[2] = {"encoding", K_I32, AT(S, encoding)},
+	[3] = {"count", K_I32, AT(S, count)},
+};
+static const sdesc pes_sd = {SDESC("PageEncodingStats", sizeof(S), pes_f),
+				.req = ID(1) | ID(2) | ID(3)};
+#undef S
+
+#define S pm_pq_sorting_column
+static const fdesc sc_f[] = {
+	[1] = {"column_idx", K_I32, AT(S, column_idx)},
+	[2] = {"descending", K_BOOL, AT(S, descending)},
+	[3] = {"nulls_first", K_BOOL, AT(S, nulls_first)},
+};
+static const sdesc sc_sd = {SDESC("SortingColumn", sizeof(S), sc_f), .req = ID(1) | ID(2) | ID(3)};
+#undef S
+
+/* 16 size_statistics and 17 geospatial_statistics are skipped. */
+#define S pm_pq_column_meta
+static const fdesc cmd_f[] = {
+	[1] = {"type", K_I32, AT(S, type)},
+	[2] = {"encodings", K_LIST(FK_I32), AT(S, encodings), CNT(S, n_encodings)},
+	[3] = {"path_in_schema", K_LIST(FK_STR), AT(S, path_in_schema), CNT(S, n_path)},
+	[4] = {"codec", K_I32, AT(S, codec)},
+	[5] = {"num_values", K_I64, AT(S, num_values)},
+	[6] = {"total_uncompressed_size", K_I64, AT(S, total_uncompressed_size)},
+	[7] = {"total_compressed_size", K_I64, AT(S, total_compressed_size)},
+	[8] = {"key_value_metadata", K_LIST(FK_STRUCT), AT(S, key_value), CNT(S, n_key_value),
+	       .sub = &kv_sd},
+	[9] = {"data_page_offset", K_I64, AT(S, data_page_offset)},
+	[10] = {"index_page_offset", K_I64, AT(S, index_page_offset), HAS(S, has_index_page_offset)},
+	[11] = {"dictionary_page_offset", K_I64, AT(S, dictionary_page_offset),
+		HAS(S, has_dictionary_page_offset)},
+	[12] = {"statistics", K_STRUCT, AT(S, statistics), HAS(S, has_statistics), .sub = &stats_sd},
+	[13] = {"encoding_stats", K_LIST(FK_STRUCT), AT(S, encoding_stats), CNT(S, n_encoding_stats),
+		.sub = &pes_sd},
+	[14] = {"bloom_filter_offset", K_I64, AT(S, bloom_filter_offset),
+		HAS(S, has_bloom_filter_offset)},
+	[15] = {"bloom_filter_length", K_I32, AT(S, bloom_filter_length),
+		HAS(S, has_bloom_filter_length)},
+};
+static const sdesc cmd_sd = {SDESC("ColumnMetaData", sizeof(S), cmd_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4) | ID(5) | ID(6) | ID(7) | ID(9)};
+#undef S
+
+#define S pm_pq_column_chunk
+static const fdesc cc_f[] = {
+	[1] = {"file_path", K_STR, AT(S, file_path)},
+	[2] = {"file_offset", K_I64, AT(S, file_offset)},
+	[3] = {"meta_data", K_STRUCT, AT(S, meta_data), HAS(S, has_meta_data), .sub = &cmd_sd},
+	[4] = {"offset_index_offset", K_I64, AT(S, offset_index_offset),
+	       HAS(S, has_offset_index_offset)},
+	[5] = {"offset_index_length", K_I32, AT(S, offset_index_length),
+	       HAS(S, has_offset_index_length)},
+	[6] = {"column_index_offset", K_I64, AT(S, column_index_offset),
+	       HAS(S, has_column_index_offset)},
+	[7] = {"column_index_length", K_I32, AT(S, column_index_length),
+	       HAS(S, has_column_index_length)},
+	[8] = {"crypto_metadata", K_ENCRYPTED},
+	[9] = {"encrypted_column_metadata", K_ENCRYPTED},
+};
+static const sdesc cc_sd = {SDESC("ColumnChunk", sizeof(S), cc_f), .req = ID(2)};
+#undef S
+
+#define S pm_pq_row_group
+static const fdesc rg_f[] = {
+	[1] = {"columns", K_LIST(FK_STRUCT), AT(S, columns), CNT(S, n_columns), .sub = &cc_sd},
+	[2] = {"total_byte_size", K_I64, AT(S, total_byte_size)},
+	[3] = {"num_rows", K_I64, AT(S, num_rows)},
+	[4] = {"sorting_columns", K_LIST(FK_STRUCT), AT(S, sorting_columns), CNT(S, n_sorting_columns),
+	       .sub = &sc_sd},
+	[5] = {"file_offset", K_I64, AT(S, file_offset), HAS(S, has_file_offset)},
+	[6] = {"total_compressed_size", K_I64, AT(S, total_compressed_size),
+	       HAS(S, has_total_compressed_size)},
+	[7] = {"ordinal", K_I16, AT(S, ordinal), HAS(S, has_ordinal)},
+};
+static const sdesc rg_sd = {SDESC("RowGroup", sizeof(S), rg_f), .req = ID(1) | ID(2) | ID(3)};
+#undef S
+
+_Static_assert(sizeof(pm_pq_column_order) == sizeof(int32_t), "a ColumnOrder is its member id");
+
+#define S pm_pq_file_meta
+static const fdesc fmd_f[] = {
+	[1] = {"version", K_I32, AT(S, version)},
+	[2] = {"schema", K_LIST(FK_STRUCT), AT(S, schema), CNT(S, n_schema), .sub = &schema_sd},
+	[3] = {"num_rows", K_I64, AT(S, num_rows)},
+	[4] = {"row_groups", K_LIST(FK_STRUCT), AT(S, row_groups), CNT(S, n_row_groups),
+	       .sub = &rg_sd},
+	[5] = {"key_value_metadata", K_LIST(FK_STRUCT), AT(S, key_value), CNT(S, n_key_value),
+	       .sub = &kv_sd},
+	[6] = {"created_by", K_STR, AT(S, created_by)},
+	[7] = {"column_orders", K_LIST(FK_UNION_ID), AT(S, column_orders), CNT(S, n_column_orders)},
+	[8] = {"encryption_algorithm", K_ENCRYPTED},
+};
+static const sdesc fmd_sd = {SDESC("FileMetaData", sizeof(S), fmd_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4)};
+#undef S
+
+#define S pm_pq_data_page_header
+static const fdesc dph_f[] = {
+	[1] = {"num_values", K_I32, AT(S, num_values)},
+	[2] = {"encoding", K_I32, AT(S, encoding)},
+	[3] = {"definition_level_encoding", K_I32, AT(S, definition_level_encoding)},
+	[4] = {"repetition_level_encoding", K_I32, AT(S, repetition_level_encoding)},
+	[5] = {"statistics", K_STRUCT, AT(S, statistics), HAS(S, has_statistics), .sub = &stats_sd},
+};
+static const sdesc dph_sd = {SDESC("DataPageHeader", sizeof(S), dph_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4)};
+#undef S
+
+#define S pm_pq_dictionary_page_header
+static const fdesc dict_f[] = {
+	[1] = {"num_values", K_I32, AT(S, num_values)},
+	[2] = {"encoding", K_I32, AT(S, encoding)},
+	[3] = {"is_sorted", K_BOOL, AT(S, is_sorted), HAS(S, has_is_sorted)},
+};
+static const sdesc dict_sd = {SDESC("DictionaryPageHeader", sizeof(S), dict_f),
+				.req = ID(1) | ID(2)};
+#undef S
+
+static void v2_init(void *obj)
 {
-	pm_pq_key_value *kv = o;
-	if (f->id == 1)
-		return f_str(d, f, &kv->key);
-	if (f->id == 2)
-		return f_bin(d, f, &kv->value);
-	return pm_tc_skip_field(&d->r, f);
+	((pm_pq_data_page_header_v2 *)obj)->is_compressed = true; /* the spec default */
 }
 
-static int dec_kv(dec *d, void *o)
-{
-	pm_pq_key_value *kv = o;
-	int rc = read_struct(d, kv, kv_field);
-	if (!rc && !kv->key)
-		return missing(d, "KeyValue", "key", 1);
-	return rc;
-}
+#define S pm_pq_data_page_header_v2
+static const fdesc v2_f[] = {
+	[1] = {"num_values", K_I32, AT(S, num_values)},
+	[2] = {"num_nulls", K_I32, AT(S, num_nulls)},
+	[3] = {"num_rows", K_I32, AT(S, num_rows)},
+	[4] = {"encoding", K_I32, AT(S, encoding)},
+	[5] = {"definition_levels_byte_length", K_I32, AT(S, definition_levels_byte_length)},
+	[6] = {"repetition_levels_byte_length", K_I32, AT(S, repetition_levels_byte_length)},
+	[7] = {"is_compressed", K_BOOL, AT(S, is_compressed), HAS(S, has_is_compressed)},
+	[8] = {"statistics", K_STRUCT, AT(S, statistics), HAS(S, has_statistics), .sub = &stats_sd},
+};
+static const sdesc v2_sd = {SDESC("DataPageHeaderV2", sizeof(S), v2_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4) | ID(5) | ID(6), .init = v2_init};
+#undef S
 
-typedef struct req3 {
-	void *obj;
-	bool seen[8];
-} req3;
-
-static int pes_field(dec *d, void *o, const pm_tc_field *f)
+static int ph_check(dec *d, const void *obj)
 {
-	req3 *c = o;
-	pm_pq_page_encoding_stats *s = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &s->page_type, &c->seen[0]);
-	case 2: return f_i32(d, f, &s->encoding, &c->seen[1]);
-	case 3: return f_i32(d, f, &s->count, &c->seen[2]);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_pes(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc = read_struct(d, &c, pes_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0]) return missing(d, "PageEncodingStats", "page_type", 1);
-	if (!c.seen[1]) return missing(d, "PageEncodingStats", "encoding", 2);
-	if (!c.seen[2]) return missing(d, "PageEncodingStats", "count", 3);
+	const pm_pq_page_header *h = obj;
+	(void)d;
+	if (h->uncompressed_page_size < 0 || h->compressed_page_size < 0)
+		return pm_err(PAIMON_ECORRUPT, "parquet: negative page size (compressed %d, "
+			      "uncompressed %d)", h->compressed_page_size, h->uncompressed_page_size);
 	return 0;
 }
 
-static int sc_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_sorting_column *s = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &s->column_idx, &c->seen[0]);
-	case 2: return f_bool(d, f, &s->descending, &c->seen[1]);
-	case 3: return f_bool(d, f, &s->nulls_first, &c->seen[2]);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
+#define S pm_pq_page_header
+static const fdesc ph_f[] = {
+	[1] = {"type", K_I32, AT(S, type)},
+	[2] = {"uncompressed_page_size", K_I32, AT(S, uncompressed_page_size)},
+	[3] = {"compressed_page_size", K_I32, AT(S, compressed_page_size)},
+	[4] = {"crc", K_I32, AT(S, crc), HAS(S, has_crc)},
+	[5] = {"data_page_header", K_STRUCT, AT(S, data_page_header), HAS(S, has_data_page_header),
+	       .sub = &dph_sd},
+	[6] = {"index_page_header", K_STRUCT, HAS(S, has_index_page_header)},
+	[7] = {"dictionary_page_header", K_STRUCT, AT(S, dictionary_page_header),
+	       HAS(S, has_dictionary_page_header), .sub = &dict_sd},
+	[8] = {"data_page_header_v2", K_STRUCT, AT(S, data_page_header_v2),
+	       HAS(S, has_data_page_header_v2), .sub = &v2_sd},
+};
+static const sdesc ph_sd = {SDESC("PageHeader", sizeof(S), ph_f), .req = ID(1) | ID(2) | ID(3),
+			    .check = ph_check};
+#undef S
 
-static int dec_sorting_column(dec *d, void *o)
+/* The ColumnIndex being decoded, with the bound lists' own lengths (checked
+ * against n_pages afterwards). */
+typedef struct ci_dec {
+	pm_pq_column_index ci;
+	size_t n_min, n_max;
+} ci_dec;
+
+static int ci_check(dec *d, const void *obj)
 {
-	req3 c = {o, {0}};
-	int rc = read_struct(d, &c, sc_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0]) return missing(d, "SortingColumn", "column_idx", 1);
-	if (!c.seen[1]) return missing(d, "SortingColumn", "descending", 2);
-	if (!c.seen[2]) return missing(d, "SortingColumn", "nulls_first", 3);
+	const ci_dec *c = obj;
+	const pm_pq_column_index *ci = &c->ci;
+	(void)d;
+	if (c->n_min != ci->n_pages || c->n_max != ci->n_pages ||
+	    (ci->null_counts && ci->n_null_counts != ci->n_pages) ||
+	    (ci->nan_counts && ci->n_nan_counts != ci->n_pages))
+		return pm_err(PAIMON_ECORRUPT, "parquet: ColumnIndex list lengths disagree "
+			      "(null_pages %zu, min_values %zu, max_values %zu, null_counts %zu, "
+			      "nan_counts %zu)", ci->n_pages, c->n_min, c->n_max,
+			      ci->n_null_counts, ci->n_nan_counts);
 	return 0;
 }
 
-/* ---- ColumnMetaData */
+#define S ci_dec
+static const fdesc ci_f[] = {
+	[1] = {"null_pages", K_LIST(FK_BOOL), AT(S, ci.null_pages), CNT(S, ci.n_pages)},
+	[2] = {"min_values", K_LIST(FK_BIN), AT(S, ci.min_values), CNT(S, n_min)},
+	[3] = {"max_values", K_LIST(FK_BIN), AT(S, ci.max_values), CNT(S, n_max)},
+	[4] = {"boundary_order", K_I32, AT(S, ci.boundary_order)},
+	[5] = {"null_counts", K_LIST(FK_I64), AT(S, ci.null_counts), CNT(S, ci.n_null_counts)},
+	[6] = {"repetition_level_histograms", K_LIST(FK_I64), AT(S, ci.repetition_level_histograms),
+	       CNT(S, ci.n_repetition_level_histograms)},
+	[7] = {"definition_level_histograms", K_LIST(FK_I64), AT(S, ci.definition_level_histograms),
+	       CNT(S, ci.n_definition_level_histograms)},
+	[8] = {"nan_counts", K_LIST(FK_I64), AT(S, ci.nan_counts), CNT(S, ci.n_nan_counts)},
+};
+static const sdesc ci_sd = {SDESC("ColumnIndex", sizeof(S), ci_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4), .check = ci_check};
+#undef S
 
-static int cmd_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_column_meta *m = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &m->type, &c->seen[0]);
-	case 2: return f_list(d, f, PM_TC_I32, sizeof(int32_t), e_i32, (void **)&m->encodings,
-			      &m->n_encodings, &c->seen[1]);
-	case 3: return f_list(d, f, PM_TC_BINARY, sizeof(char *), e_str, (void **)&m->path_in_schema,
-			      &m->n_path, &c->seen[2]);
-	case 4: return f_i32(d, f, &m->codec, &c->seen[3]);
-	case 5: return f_i64(d, f, &m->num_values, &c->seen[4]);
-	case 6: return f_i64(d, f, &m->total_uncompressed_size, &c->seen[5]);
-	case 7: return f_i64(d, f, &m->total_compressed_size, &c->seen[6]);
-	case 8: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_key_value), dec_kv,
-			      (void **)&m->key_value, &m->n_key_value, NULL);
-	case 9: return f_i64(d, f, &m->data_page_offset, &c->seen[7]);
-	case 10: return f_i64(d, f, &m->index_page_offset, &m->has_index_page_offset);
-	case 11: return f_i64(d, f, &m->dictionary_page_offset, &m->has_dictionary_page_offset);
-	case 12: return f_struct(d, f, dec_statistics, &m->statistics, &m->has_statistics);
-	case 13: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_page_encoding_stats), dec_pes,
-			       (void **)&m->encoding_stats, &m->n_encoding_stats, NULL);
-	case 14: return f_i64(d, f, &m->bloom_filter_offset, &m->has_bloom_filter_offset);
-	case 15: return f_i32(d, f, &m->bloom_filter_length, &m->has_bloom_filter_length);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
+#define S pm_pq_page_location
+static const fdesc pl_f[] = {
+	[1] = {"offset", K_I64, AT(S, offset)},
+	[2] = {"compressed_page_size", K_I32, AT(S, compressed_page_size)},
+	[3] = {"first_row_index", K_I64, AT(S, first_row_index)},
+};
+static const sdesc pl_sd = {SDESC("PageLocation", sizeof(S), pl_f), .req = ID(1) | ID(2) | ID(3)};
+#undef S
 
-static int dec_column_meta(dec *d, void *o)
+static int oi_check(dec *d, const void *obj)
 {
-	static const char *names[] = {"type", "encodings", "path_in_schema", "codec", "num_values",
-				      "total_uncompressed_size", "total_compressed_size",
-				      "data_page_offset"};
-	static const int ids[] = {1, 2, 3, 4, 5, 6, 7, 9};
-	req3 c = {o, {0}};
-	int rc, i;
-	memset(o, 0, sizeof(pm_pq_column_meta));
-	if ((rc = read_struct(d, &c, cmd_field)) != 0)
-		return rc;
-	for (i = 0; i < 8; i++)
-		if (!c.seen[i])
-			return missing(d, "ColumnMetaData", names[i], ids[i]);
+	const pm_pq_offset_index *oi = obj;
+	(void)d;
+	if (oi->unencoded_byte_array_data_bytes &&
+	    oi->n_unencoded_byte_array_data_bytes != oi->n_page_locations)
+		return pm_err(PAIMON_ECORRUPT, "parquet: OffsetIndex has %zu page locations but "
+			      "%zu unencoded_byte_array_data_bytes", oi->n_page_locations,
+			      oi->n_unencoded_byte_array_data_bytes);
 	return 0;
 }
 
-/* ---- ColumnChunk */
+#define S pm_pq_offset_index
+static const fdesc oi_f[] = {
+	[1] = {"page_locations", K_LIST(FK_STRUCT), AT(S, page_locations),
+	       CNT(S, n_page_locations), .sub = &pl_sd},
+	[2] = {"unencoded_byte_array_data_bytes", K_LIST(FK_I64),
+	       AT(S, unencoded_byte_array_data_bytes), CNT(S, n_unencoded_byte_array_data_bytes)},
+};
+static const sdesc oi_sd = {SDESC("OffsetIndex", sizeof(S), oi_f), .req = ID(1), .check = oi_check};
+#undef S
 
-static int cc_field(dec *d, void *o, const pm_tc_field *f)
+static int bf_check(dec *d, const void *obj)
 {
-	req3 *c = o;
-	pm_pq_column_chunk *cc = c->obj;
-	switch (f->id) {
-	case 1: return f_str(d, f, &cc->file_path);
-	case 2: return f_i64(d, f, &cc->file_offset, &c->seen[0]);
-	case 3: return f_struct(d, f, dec_column_meta, &cc->meta_data, &cc->has_meta_data);
-	case 4: return f_i64(d, f, &cc->offset_index_offset, &cc->has_offset_index_offset);
-	case 5: return f_i32(d, f, &cc->offset_index_length, &cc->has_offset_index_length);
-	case 6: return f_i64(d, f, &cc->column_index_offset, &cc->has_column_index_offset);
-	case 7: return f_i32(d, f, &cc->column_index_length, &cc->has_column_index_length);
-	case 8:
-	case 9:
-		return pm_err(PAIMON_EUNSUPPORTED, "parquet: encrypted file (ColumnChunk has %s) is not "
-			      "supported", f->id == 8 ? "crypto_metadata" : "encrypted_column_metadata");
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_column_chunk(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc = read_struct(d, &c, cc_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0])
-		return missing(d, "ColumnChunk", "file_offset", 2);
+	const pm_pq_bloom_filter_header *h = obj;
+	(void)d;
+	if (h->num_bytes < 0)
+		return pm_err(PAIMON_ECORRUPT, "parquet: BloomFilterHeader numBytes %d is negative",
+			      h->num_bytes);
 	return 0;
 }
 
-/* ---- RowGroup */
+#define S pm_pq_bloom_filter_header
+static const fdesc bf_f[] = {
+	[1] = {"numBytes", K_I32, AT(S, num_bytes)},
+	[2] = {"algorithm", K_UNION_ID, AT(S, algorithm)},
+	[3] = {"hash", K_UNION_ID, AT(S, hash)},
+	[4] = {"compression", K_UNION_ID, AT(S, compression)},
+};
+static const sdesc bf_sd = {SDESC("BloomFilterHeader", sizeof(S), bf_f),
+				.req = ID(1) | ID(2) | ID(3) | ID(4), .check = bf_check};
+#undef S
 
-static int rg_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_row_group *g = c->obj;
-	switch (f->id) {
-	case 1: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_column_chunk), dec_column_chunk,
-			      (void **)&g->columns, &g->n_columns, &c->seen[0]);
-	case 2: return f_i64(d, f, &g->total_byte_size, &c->seen[1]);
-	case 3: return f_i64(d, f, &g->num_rows, &c->seen[2]);
-	case 4: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_sorting_column), dec_sorting_column,
-			      (void **)&g->sorting_columns, &g->n_sorting_columns, NULL);
-	case 5: return f_i64(d, f, &g->file_offset, &g->has_file_offset);
-	case 6: return f_i64(d, f, &g->total_compressed_size, &g->has_total_compressed_size);
-	case 7: return f_i16(d, f, &g->ordinal, &g->has_ordinal);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_row_group(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc = read_struct(d, &c, rg_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0]) return missing(d, "RowGroup", "columns", 1);
-	if (!c.seen[1]) return missing(d, "RowGroup", "total_byte_size", 2);
-	if (!c.seen[2]) return missing(d, "RowGroup", "num_rows", 3);
-	return 0;
-}
-
-static int e_column_order(dec *d, void *it)
-{
-	return dec_union_id(d, &((pm_pq_column_order *)it)->kind);
-}
-
-/* ---- FileMetaData */
-
-static int fmd_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_file_meta *m = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &m->version, &c->seen[0]);
-	case 2: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_schema_element), dec_schema_element,
-			      (void **)&m->schema, &m->n_schema, &c->seen[1]);
-	case 3: return f_i64(d, f, &m->num_rows, &c->seen[2]);
-	case 4: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_row_group), dec_row_group,
-			      (void **)&m->row_groups, &m->n_row_groups, &c->seen[3]);
-	case 5: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_key_value), dec_kv,
-			      (void **)&m->key_value, &m->n_key_value, NULL);
-	case 6: return f_str(d, f, &m->created_by);
-	case 7: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_column_order), e_column_order,
-			      (void **)&m->column_orders, &m->n_column_orders, NULL);
-	case 8:
-		return pm_err(PAIMON_EUNSUPPORTED, "parquet: encrypted file (FileMetaData has "
-			      "encryption_algorithm) is not supported");
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_file_meta(dec *d, pm_pq_file_meta *m)
-{
-	req3 c = {m, {0}};
-	int rc = read_struct(d, &c, fmd_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0]) return missing(d, "FileMetaData", "version", 1);
-	if (!c.seen[1]) return missing(d, "FileMetaData", "schema", 2);
-	if (!c.seen[2]) return missing(d, "FileMetaData", "num_rows", 3);
-	if (!c.seen[3]) return missing(d, "FileMetaData", "row_groups", 4);
-	return 0;
-}
-
-/* Sets up an arena owning a copy of the input. */
-static int dec_open(dec *d, const void *p, size_t n, struct pm_pq_arena **arena)
-{
-	uint8_t *copy;
-	*arena = arena_new(arena_limit_for(n));
-	if (!*arena)
-		return PAIMON_ENOMEM;
-	copy = arena_alloc(*arena, n ? n : 1);
-	if (!copy) {
-		arena_free(*arena);
-		*arena = NULL;
-		return pm_err_code();
-	}
-	if (n)
-		memcpy(copy, p, n);
-	d->a = *arena;
-	pm_tc_reader_init(&d->r, copy, n);
-	return 0;
-}
+/* ---- top-level decoders */
 
 static int trailing(dec *d, const char *what)
 {
@@ -751,32 +821,71 @@ static int trailing(dec *d, const char *what)
 	return 0;
 }
 
-int pm_pq_file_meta_decode(const void *p, size_t n, pm_pq_file_meta **out)
+/*
+ * An object that owns its memory, decoded from exactly p[0..n): a new arena
+ * holds a copy of the input and, as its first allocation, the zeroed object
+ * (sd->size bytes) whose arena pointer is at arena_off. Decoding errors are
+ * wrapped "parquet: <Struct>" (sized: "parquet: <Struct> of <n> bytes",
+ * and not for PAIMON_EUNSUPPORTED / PAIMON_ENOMEM). On failure *out = NULL
+ * and nothing is left allocated.
+ */
+static int decode_owned(const void *p, size_t n, const sdesc *sd, size_t arena_off, bool sized,
+			void **out)
 {
-	struct pm_pq_arena *a;
-	pm_pq_file_meta *m;
+	struct pm_pq_arena *a = arena_new(arena_limit_for(n));
+	uint8_t *copy;
+	void *obj;
 	dec d;
 	int rc;
 	*out = NULL;
-	if ((rc = dec_open(&d, p, n, &a)) != 0)
-		return rc;
-	if (!(m = arena_alloc(a, sizeof *m))) {
+	if (!a)
+		return PAIMON_ENOMEM;
+	if (!(copy = arena_alloc(a, n ? n : 1)) || !(obj = arena_alloc(a, sd->size))) {
 		rc = pm_err_code();
 		arena_free(a);
 		return rc;
 	}
-	m->arena = a;
-	rc = dec_file_meta(&d, m);
+	if (n)
+		memcpy(copy, p, n);
+	memcpy((unsigned char *)obj + arena_off, &a, sizeof a);
+	d.a = a;
+	pm_tc_reader_init(&d.r, copy, n);
+	rc = read_struct(&d, sd, obj);
 	if (!rc)
-		rc = trailing(&d, "FileMetaData");
+		rc = trailing(&d, sd->name);
 	if (rc) {
-		if (rc != PAIMON_EUNSUPPORTED && rc != PAIMON_ENOMEM)
-			pm_err_wrap("parquet: FileMetaData of %zu bytes", n);
+		if (!sized)
+			pm_err_wrap("parquet: %s", sd->name);
+		else if (rc != PAIMON_EUNSUPPORTED && rc != PAIMON_ENOMEM)
+			pm_err_wrap("parquet: %s of %zu bytes", sd->name, n);
 		arena_free(a);
 		return rc;
 	}
-	*out = m;
+	*out = obj;
 	return 0;
+}
+
+/* A struct at the start of p[0..n) decoded into the caller's *out without
+ * allocating (slices point into p); *consumed = its size. Errors are wrapped
+ * "parquet: <Struct>". */
+static int decode_in_place(const void *p, size_t n, const sdesc *sd, void *out, size_t *consumed)
+{
+	dec d;
+	int rc;
+	memset(out, 0, sd->size);
+	d.a = NULL;
+	pm_tc_reader_init(&d.r, p, n);
+	if ((rc = read_struct(&d, sd, out)) != 0) {
+		pm_err_wrap("parquet: %s", sd->name);
+		return rc;
+	}
+	*consumed = d.r.pos;
+	return 0;
+}
+
+int pm_pq_file_meta_decode(const void *p, size_t n, pm_pq_file_meta **out)
+{
+	return decode_owned(p, n, &fmd_sd, offsetof(pm_pq_file_meta, arena), true, (void **)out);
 }
 
 void pm_pq_file_meta_free(pm_pq_file_meta *fm)
@@ -785,214 +894,16 @@ void pm_pq_file_meta_free(pm_pq_file_meta *fm)
 		arena_free(fm->arena);
 }
 
-/* ---- PageHeader (no allocation) */
-
-static int dph_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_data_page_header *h = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &h->num_values, &c->seen[0]);
-	case 2: return f_i32(d, f, &h->encoding, &c->seen[1]);
-	case 3: return f_i32(d, f, &h->definition_level_encoding, &c->seen[2]);
-	case 4: return f_i32(d, f, &h->repetition_level_encoding, &c->seen[3]);
-	case 5: return f_struct(d, f, dec_statistics, &h->statistics, &h->has_statistics);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_dph(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc;
-	memset(o, 0, sizeof(pm_pq_data_page_header));
-	if ((rc = read_struct(d, &c, dph_field)) != 0)
-		return rc;
-	if (!c.seen[0]) return missing(d, "DataPageHeader", "num_values", 1);
-	if (!c.seen[1]) return missing(d, "DataPageHeader", "encoding", 2);
-	if (!c.seen[2]) return missing(d, "DataPageHeader", "definition_level_encoding", 3);
-	if (!c.seen[3]) return missing(d, "DataPageHeader", "repetition_level_encoding", 4);
-	return 0;
-}
-
-static int dict_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_dictionary_page_header *h = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &h->num_values, &c->seen[0]);
-	case 2: return f_i32(d, f, &h->encoding, &c->seen[1]);
-	case 3: return f_bool(d, f, &h->is_sorted, &h->has_is_sorted);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_dict(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc;
-	memset(o, 0, sizeof(pm_pq_dictionary_page_header));
-	if ((rc = read_struct(d, &c, dict_field)) != 0)
-		return rc;
-	if (!c.seen[0]) return missing(d, "DictionaryPageHeader", "num_values", 1);
-	if (!c.seen[1]) return missing(d, "DictionaryPageHeader", "encoding", 2);
-	return 0;
-}
-
-static int v2_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_data_page_header_v2 *h = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &h->num_values, &c->seen[0]);
-	case 2: return f_i32(d, f, &h->num_nulls, &c->seen[1]);
-	case 3: return f_i32(d, f, &h->num_rows, &c->seen[2]);
-	case 4: return f_i32(d, f, &h->encoding, &c->seen[3]);
-	case 5: return f_i32(d, f, &h->definition_levels_byte_length, &c->seen[4]);
-	case 6: return f_i32(d, f, &h->repetition_levels_byte_length, &c->seen[5]);
-	case 7: return f_bool(d, f, &h->is_compressed, &h->has_is_compressed);
-	case 8: return f_struct(d, f, dec_statistics, &h->statistics, &h->has_statistics);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_v2(dec *d, void *o)
-{
-	static const char *names[] = {"num_values", "num_nulls", "num_rows", "encoding",
-				      "definition_levels_byte_length",
-				      "repetition_levels_byte_length"};
-	req3 c = {o, {0}};
-	pm_pq_data_page_header_v2 *h = o;
-	int rc, i;
-	memset(h, 0, sizeof *h);
-	h->is_compressed = true;
-	if ((rc = read_struct(d, &c, v2_field)) != 0)
-		return rc;
-	for (i = 0; i < 6; i++)
-		if (!c.seen[i])
-			return missing(d, "DataPageHeaderV2", names[i], i + 1);
-	return 0;
-}
-
-static int ph_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_page_header *h = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &h->type, &c->seen[0]);
-	case 2: return f_i32(d, f, &h->uncompressed_page_size, &c->seen[1]);
-	case 3: return f_i32(d, f, &h->compressed_page_size, &c->seen[2]);
-	case 4: return f_i32(d, f, &h->crc, &h->has_crc);
-	case 5: return f_struct(d, f, dec_dph, &h->data_page_header, &h->has_data_page_header);
-	case 6: return f_struct(d, f, dec_empty, NULL, &h->has_index_page_header);
-	case 7: return f_struct(d, f, dec_dict, &h->dictionary_page_header,
-				&h->has_dictionary_page_header);
-	case 8: return f_struct(d, f, dec_v2, &h->data_page_header_v2, &h->has_data_page_header_v2);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
 int pm_pq_page_header_decode(const void *p, size_t n, pm_pq_page_header *out, size_t *consumed)
 {
-	dec d;
-	req3 c = {out, {0}};
-	int rc;
-	memset(out, 0, sizeof *out);
-	d.a = NULL;
-	pm_tc_reader_init(&d.r, p, n);
-	rc = read_struct(&d, &c, ph_field);
-	if (!rc) {
-		if (!c.seen[0]) rc = missing(&d, "PageHeader", "type", 1);
-		else if (!c.seen[1]) rc = missing(&d, "PageHeader", "uncompressed_page_size", 2);
-		else if (!c.seen[2]) rc = missing(&d, "PageHeader", "compressed_page_size", 3);
-		else if (out->uncompressed_page_size < 0 || out->compressed_page_size < 0)
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: negative page size (compressed %d, "
-				    "uncompressed %d)", out->compressed_page_size,
-				    out->uncompressed_page_size);
-	}
-	if (rc) {
-		pm_err_wrap("parquet: PageHeader");
-		return rc;
-	}
-	*consumed = d.r.pos;
-	return 0;
+	return decode_in_place(p, n, &ph_sd, out, consumed);
 }
 
-/* ---- ColumnIndex, OffsetIndex */
-
-typedef struct ci_ctx {
-	pm_pq_column_index *ci;
-	bool seen[4];
-	size_t n_min, n_max;
-} ci_ctx;
-
-static int ci_field(dec *d, void *o, const pm_tc_field *f)
-{
-	ci_ctx *c = o;
-	pm_pq_column_index *ci = c->ci;
-	switch (f->id) {
-	case 1: return f_list(d, f, PM_TC_BOOL, sizeof(bool), e_bool, (void **)&ci->null_pages,
-			      &ci->n_pages, &c->seen[0]);
-	case 2: return f_list(d, f, PM_TC_BINARY, sizeof(pm_pq_bin), e_bin, (void **)&ci->min_values,
-			      &c->n_min, &c->seen[1]);
-	case 3: return f_list(d, f, PM_TC_BINARY, sizeof(pm_pq_bin), e_bin, (void **)&ci->max_values,
-			      &c->n_max, &c->seen[2]);
-	case 4: return f_i32(d, f, &ci->boundary_order, &c->seen[3]);
-	case 5: return f_list(d, f, PM_TC_I64, sizeof(int64_t), e_i64, (void **)&ci->null_counts,
-			      &ci->n_null_counts, NULL);
-	case 6: return f_list(d, f, PM_TC_I64, sizeof(int64_t), e_i64,
-			      (void **)&ci->repetition_level_histograms,
-			      &ci->n_repetition_level_histograms, NULL);
-	case 7: return f_list(d, f, PM_TC_I64, sizeof(int64_t), e_i64,
-			      (void **)&ci->definition_level_histograms,
-			      &ci->n_definition_level_histograms, NULL);
-	case 8: return f_list(d, f, PM_TC_I64, sizeof(int64_t), e_i64, (void **)&ci->nan_counts,
-			      &ci->n_nan_counts, NULL);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
+_Static_assert(offsetof(ci_dec, ci) == 0, "a ColumnIndex is returned as its ci_dec");
 
 int pm_pq_column_index_decode(const void *p, size_t n, pm_pq_column_index **out)
 {
-	struct pm_pq_arena *a;
-	pm_pq_column_index *ci;
-	ci_ctx c;
-	dec d;
-	int rc;
-	*out = NULL;
-	if ((rc = dec_open(&d, p, n, &a)) != 0)
-		return rc;
-	if (!(ci = arena_alloc(a, sizeof *ci))) {
-		rc = pm_err_code();
-		arena_free(a);
-		return rc;
-	}
-	ci->arena = a;
-	memset(&c, 0, sizeof c);
-	c.ci = ci;
-	rc = read_struct(&d, &c, ci_field);
-	if (!rc) {
-		if (!c.seen[0]) rc = missing(&d, "ColumnIndex", "null_pages", 1);
-		else if (!c.seen[1]) rc = missing(&d, "ColumnIndex", "min_values", 2);
-		else if (!c.seen[2]) rc = missing(&d, "ColumnIndex", "max_values", 3);
-		else if (!c.seen[3]) rc = missing(&d, "ColumnIndex", "boundary_order", 4);
-		else if (c.n_min != ci->n_pages || c.n_max != ci->n_pages ||
-			 (ci->null_counts && ci->n_null_counts != ci->n_pages) ||
-			 (ci->nan_counts && ci->n_nan_counts != ci->n_pages))
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: ColumnIndex list lengths disagree "
-				    "(null_pages %zu, min_values %zu, max_values %zu, null_counts %zu, "
-				    "nan_counts %zu)", ci->n_pages, c.n_min, c.n_max,
-				    ci->n_null_counts, ci->n_nan_counts);
-		else
-			rc = trailing(&d, "ColumnIndex");
-	}
-	if (rc) {
-		pm_err_wrap("parquet: ColumnIndex");
-		arena_free(a);
-		return rc;
-	}
-	*out = ci;
-	return 0;
+	return decode_owned(p, n, &ci_sd, offsetof(ci_dec, ci.arena), false, (void **)out);
 }
 
 void pm_pq_column_index_free(pm_pq_column_index *ci)
@@ -1001,81 +912,9 @@ void pm_pq_column_index_free(pm_pq_column_index *ci)
 		arena_free(ci->arena);
 }
 
-static int pl_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_page_location *l = c->obj;
-	switch (f->id) {
-	case 1: return f_i64(d, f, &l->offset, &c->seen[0]);
-	case 2: return f_i32(d, f, &l->compressed_page_size, &c->seen[1]);
-	case 3: return f_i64(d, f, &l->first_row_index, &c->seen[2]);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
-static int dec_page_location(dec *d, void *o)
-{
-	req3 c = {o, {0}};
-	int rc = read_struct(d, &c, pl_field);
-	if (rc)
-		return rc;
-	if (!c.seen[0]) return missing(d, "PageLocation", "offset", 1);
-	if (!c.seen[1]) return missing(d, "PageLocation", "compressed_page_size", 2);
-	if (!c.seen[2]) return missing(d, "PageLocation", "first_row_index", 3);
-	return 0;
-}
-
-static int oi_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_offset_index *oi = c->obj;
-	switch (f->id) {
-	case 1: return f_list(d, f, PM_TC_STRUCT, sizeof(pm_pq_page_location), dec_page_location,
-			      (void **)&oi->page_locations, &oi->n_page_locations, &c->seen[0]);
-	case 2: return f_list(d, f, PM_TC_I64, sizeof(int64_t), e_i64,
-			      (void **)&oi->unencoded_byte_array_data_bytes,
-			      &oi->n_unencoded_byte_array_data_bytes, NULL);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
 int pm_pq_offset_index_decode(const void *p, size_t n, pm_pq_offset_index **out)
 {
-	struct pm_pq_arena *a;
-	pm_pq_offset_index *oi;
-	req3 c;
-	dec d;
-	int rc;
-	*out = NULL;
-	if ((rc = dec_open(&d, p, n, &a)) != 0)
-		return rc;
-	if (!(oi = arena_alloc(a, sizeof *oi))) {
-		rc = pm_err_code();
-		arena_free(a);
-		return rc;
-	}
-	oi->arena = a;
-	memset(&c, 0, sizeof c);
-	c.obj = oi;
-	rc = read_struct(&d, &c, oi_field);
-	if (!rc) {
-		if (!c.seen[0])
-			rc = missing(&d, "OffsetIndex", "page_locations", 1);
-		else if (oi->unencoded_byte_array_data_bytes &&
-			 oi->n_unencoded_byte_array_data_bytes != oi->n_page_locations)
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: OffsetIndex has %zu page locations but "
-				    "%zu unencoded_byte_array_data_bytes", oi->n_page_locations,
-				    oi->n_unencoded_byte_array_data_bytes);
-		else
-			rc = trailing(&d, "OffsetIndex");
-	}
-	if (rc) {
-		pm_err_wrap("parquet: OffsetIndex");
-		arena_free(a);
-		return rc;
-	}
-	*out = oi;
-	return 0;
+	return decode_owned(p, n, &oi_sd, offsetof(pm_pq_offset_index, arena), false, (void **)out);
 }
 
 void pm_pq_offset_index_free(pm_pq_offset_index *oi)
@@ -1084,46 +923,10 @@ void pm_pq_offset_index_free(pm_pq_offset_index *oi)
 		arena_free(oi->arena);
 }
 
-/* ---- BloomFilterHeader */
-
-static int bf_field(dec *d, void *o, const pm_tc_field *f)
-{
-	req3 *c = o;
-	pm_pq_bloom_filter_header *h = c->obj;
-	switch (f->id) {
-	case 1: return f_i32(d, f, &h->num_bytes, &c->seen[0]);
-	case 2: return f_struct(d, f, dec_union_id, &h->algorithm, &c->seen[1]);
-	case 3: return f_struct(d, f, dec_union_id, &h->hash, &c->seen[2]);
-	case 4: return f_struct(d, f, dec_union_id, &h->compression, &c->seen[3]);
-	default: return pm_tc_skip_field(&d->r, f);
-	}
-}
-
 int pm_pq_bloom_filter_header_decode(const void *p, size_t n, pm_pq_bloom_filter_header *out,
 				     size_t *consumed)
 {
-	dec d;
-	req3 c = {out, {0}};
-	int rc;
-	memset(out, 0, sizeof *out);
-	d.a = NULL;
-	pm_tc_reader_init(&d.r, p, n);
-	rc = read_struct(&d, &c, bf_field);
-	if (!rc) {
-		if (!c.seen[0]) rc = missing(&d, "BloomFilterHeader", "numBytes", 1);
-		else if (!c.seen[1]) rc = missing(&d, "BloomFilterHeader", "algorithm", 2);
-		else if (!c.seen[2]) rc = missing(&d, "BloomFilterHeader", "hash", 3);
-		else if (!c.seen[3]) rc = missing(&d, "BloomFilterHeader", "compression", 4);
-		else if (out->num_bytes < 0)
-			rc = pm_err(PAIMON_ECORRUPT, "parquet: BloomFilterHeader numBytes %d is negative",
-				    out->num_bytes);
-	}
-	if (rc) {
-		pm_err_wrap("parquet: BloomFilterHeader");
-		return rc;
-	}
-	*consumed = d.r.pos;
-	return 0;
+	return decode_in_place(p, n, &bf_sd, out, consumed);
 }
 
 /* ---------------------------------------------------------------- footer */

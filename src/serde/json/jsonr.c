@@ -1,5 +1,6 @@
 #include "serde/json/jsonr.h"
 #include "core/error.h"
+#include "core/mem.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -80,6 +81,17 @@ int pm_json_str(const char *what, json_t *obj, const char *key, int required, co
 	if (!json_is_string(v))
 		return pm_err(PAIMON_ECORRUPT, "%s: key \"%s\" must be a string", what, key);
 	*out = json_string_value(v);
+	return 0;
+}
+
+int pm_json_strdup(const char *what, json_t *obj, const char *key, int required, char **out)
+{
+	const char *v = NULL;
+	int rc = pm_json_str(what, obj, key, required, &v);
+	if (rc || !v)
+		return rc;
+	if (!(*out = pm_strndup(v, json_string_length(json_object_get(obj, key)))))
+		return PAIMON_ENOMEM;
 	return 0;
 }
 

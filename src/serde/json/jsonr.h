@@ -17,6 +17,8 @@ int pm_json_parse(const char *what, const char *text, size_t len, json_t **out);
  * (present may be NULL). Required keys: absent/null is an error. */
 int pm_json_i64(const char *what, json_t *obj, const char *key, int required, int64_t *out, int *present);
 int pm_json_str(const char *what, json_t *obj, const char *key, int required, const char **out);
+/* As pm_json_str, but *out is a pm_malloc'd copy (the caller frees it). */
+int pm_json_strdup(const char *what, json_t *obj, const char *key, int required, char **out);
 /* Array of strings -> list (appended). */
 int pm_json_strlist(const char *what, json_t *obj, const char *key, int required, pm_strlist *out);
 /* Object of string (or scalar) values -> map (appended). */

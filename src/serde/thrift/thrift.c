@@ -47,6 +47,11 @@ int pm_tc_read_varint(pm_tc_reader *r, uint64_t *v)
 	uint64_t x = 0;
 	unsigned shift = 0;
 	size_t start = r->pos;
+	if (start < r->len && !(r->p[start] & 0x80)) { /* one byte: most ids, counts, enums */
+		*v = r->p[start];
+		r->pos = start + 1;
+		return 0;
+	}
 	for (;;) {
 		uint8_t b = 0;
 		if (r->pos >= r->len) {
@@ -76,7 +81,7 @@ static int64_t unzigzag(uint64_t u)
 	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
 }
 
-int pm_tc_read_i64(pm_tc_reader *r, int64_t *v)
+int pm_tc_read_i64_full(pm_tc_reader *r, int64_t *v)
 {
 	uint64_t u;
 	int rc = pm_tc_read_varint(r, &u);
@@ -86,34 +91,38 @@ int pm_tc_read_i64(pm_tc_reader *r, int64_t *v)
 	return 0;
 }
 
-int pm_tc_read_i32(pm_tc_reader *r, int32_t *v)
+/* A zigzag varint whose encoding fits max (UINT32_MAX: i32, UINT16_MAX: i16). */
+static int read_narrow(pm_tc_reader *r, uint64_t max, const char *what, int64_t *v)
 {
 	uint64_t u;
 	size_t start = r->pos;
 	int rc = pm_tc_read_varint(r, &u);
 	if (rc)
 		return rc;
-	if (u > UINT32_MAX) {
+	if (u > max) {
 		r->pos = start;
-		return CORRUPT(r, "i32 value out of range (varint %llu)", (unsigned long long)u);
+		return CORRUPT(r, "%s value out of range (varint %llu)", what, (unsigned long long)u);
 	}
-	*v = (int32_t)unzigzag(u);
+	*v = unzigzag(u);
 	return 0;
+}
+
+int pm_tc_read_i32_full(pm_tc_reader *r, int32_t *v)
+{
+	int64_t x = 0;
+	int rc = read_narrow(r, UINT32_MAX, "i32", &x);
+	if (!rc)
+		*v = (int32_t)x;
+	return rc;
 }
 
 int pm_tc_read_i16(pm_tc_reader *r, int16_t *v)
 {
-	uint64_t u;
-	size_t start = r->pos;
-	int rc = pm_tc_read_varint(r, &u);
-	if (rc)
-		return rc;
-	if (u > UINT16_MAX) {
-		r->pos = start;
-		return CORRUPT(r, "i16 value out of range (varint %llu)", (unsigned long long)u);
-	}
-	*v = (int16_t)unzigzag(u);
-	return 0;
+	int64_t x = 0;
+	int rc = read_narrow(r, UINT16_MAX, "i16", &x);
+	if (!rc)
+		*v = (int16_t)x;
+	return rc;
 }
 
 int pm_tc_read_i8(pm_tc_reader *r, int8_t *v)
@@ -181,7 +190,7 @@ void pm_tc_struct_end(pm_tc_reader *r)
 		r->depth--;
 }
 
-int pm_tc_read_field(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f)
+int pm_tc_read_field_full(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f)
 {
 	uint8_t b = 0, type, delta;
 	size_t start = r->pos;

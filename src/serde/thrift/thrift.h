@@ -68,8 +68,8 @@ int pm_tc_read_byte(pm_tc_reader *r, uint8_t *v);
 int pm_tc_read_varint(pm_tc_reader *r, uint64_t *v);
 int pm_tc_read_i8(pm_tc_reader *r, int8_t *v);
 int pm_tc_read_i16(pm_tc_reader *r, int16_t *v);
-int pm_tc_read_i32(pm_tc_reader *r, int32_t *v);
-int pm_tc_read_i64(pm_tc_reader *r, int64_t *v);
+static inline int pm_tc_read_i32(pm_tc_reader *r, int32_t *v);
+static inline int pm_tc_read_i64(pm_tc_reader *r, int64_t *v);
 int pm_tc_read_double(pm_tc_reader *r, double *v);
 /* A binary/string: *p points into the slice (no copy). */
 int pm_tc_read_binary(pm_tc_reader *r, const uint8_t **p, size_t *n);
@@ -80,7 +80,7 @@ int pm_tc_read_bool(pm_tc_reader *r, bool *v);
 int pm_tc_struct_begin(pm_tc_reader *r, int16_t *last_id);
 void pm_tc_struct_end(pm_tc_reader *r);
 /* Next field header; f->type == PM_TC_STOP ends the struct. */
-int pm_tc_read_field(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f);
+static inline int pm_tc_read_field(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f);
 /* List or set header; count is bounded by the remaining bytes. */
 int pm_tc_read_list(pm_tc_reader *r, uint8_t *elem_type, uint32_t *count);
 int pm_tc_read_map(pm_tc_reader *r, uint8_t *key_type, uint8_t *val_type, uint32_t *count);
@@ -88,6 +88,60 @@ int pm_tc_read_map(pm_tc_reader *r, uint8_t *key_type, uint8_t *val_type, uint32
 int pm_tc_skip_field(pm_tc_reader *r, const pm_tc_field *f);
 /* Skips one value of the given type as it appears in a container. */
 int pm_tc_skip(pm_tc_reader *r, uint8_t type);
+
+/*
+ * The field header and i32/i64 readers sit in every metadata decoding loop:
+ * inline fast paths for the common forms (a short-form header of a non-bool
+ * type or the stop byte; a one-byte varint), the *_full functions for the
+ * rest, with all the checks and messages.
+ */
+int pm_tc_read_field_full(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f);
+int pm_tc_read_i32_full(pm_tc_reader *r, int32_t *v);
+int pm_tc_read_i64_full(pm_tc_reader *r, int64_t *v);
+
+static inline int pm_tc_read_field(pm_tc_reader *r, int16_t *last_id, pm_tc_field *f)
+{
+	if (r->pos < r->len) {
+		uint8_t b = r->p[r->pos], type = b & 0x0f, delta = b >> 4;
+		if (b == 0) {
+			r->pos++;
+			f->id = 0;
+			f->type = PM_TC_STOP;
+			f->bool_value = false;
+			return 0;
+		}
+		if (delta && type > PM_TC_BOOL_FALSE && type <= PM_TC_STRUCT &&
+		    (int)*last_id + delta <= INT16_MAX) {
+			r->pos++;
+			f->id = (int16_t)(*last_id + delta);
+			f->type = type;
+			f->bool_value = false;
+			*last_id = f->id;
+			return 0;
+		}
+	}
+	return pm_tc_read_field_full(r, last_id, f);
+}
+
+static inline int pm_tc_read_i32(pm_tc_reader *r, int32_t *v)
+{
+	if (r->pos < r->len && !(r->p[r->pos] & 0x80)) {
+		uint8_t u = r->p[r->pos++];
+		*v = (int32_t)(u >> 1) ^ -(int32_t)(u & 1);
+		return 0;
+	}
+	return pm_tc_read_i32_full(r, v);
+}
+
+static inline int pm_tc_read_i64(pm_tc_reader *r, int64_t *v)
+{
+	if (r->pos < r->len && !(r->p[r->pos] & 0x80)) {
+		uint8_t u = r->p[r->pos++];
+		*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+		return 0;
+	}
+	return pm_tc_read_i64_full(r, v);
+}
 
 /* ------------------------------------------------------------ writer */
 
