@@ -25,9 +25,12 @@ int paimon_fileio_error(int code, const char *fmt, ...)
 	va_list ap;
 	if (code >= 0)
 		code = PAIMON_ERROR;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt ? fmt : "", ap);
-	va_end(ap);
+	msg[0] = '\0';
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		va_end(ap);
+	}
 	tl_user_errors++;
 	return pm_err(code, "%s", msg);
 }
