@@ -18,7 +18,8 @@
  * Paths are the strings the library builds from the catalog's "warehouse"
  * option: "<warehouse>/<db>.db/<table>/..." with '/' separators, never
  * ending in '/'. A warehouse with a scheme ("s3://bucket/wh") is handed to
- * the callbacks as written; a local path is made absolute first.
+ * the callbacks as written (trailing slashes dropped); a local path or a
+ * file:// URI becomes an absolute local path first.
  *
  * Return codes: every int callback returns 0 or a negative
  * paimon_error_code (see paimonc/common.h). The codes that matter to the
