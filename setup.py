@@ -61,6 +61,7 @@ def extra_dirs(flag, prefix):
 
 def headers():
     hs = glob.glob(os.path.join(HERE, "include", "paimonc", "*.h"))
+    hs.extend(glob.glob(os.path.join(HERE, "include", "paimonc", "sys", "*.h")))
     for layer in LAYERS:
         hs.extend(glob.glob(os.path.join(HERE, "src", layer, "*.h")))
     return sorted(rel(h) for h in hs)

@@ -46,6 +46,18 @@ PAIMON_EXTERN(void) paimon_string_list_free(char **list, size_t count);
  * fails with PAIMON_ENOTFOUND naming it.
  */
 PAIMON_EXTERN(int) paimon_catalog_open(paimon_catalog **out, const paimon_options *opts);
+typedef struct paimon_fileio_methods paimon_fileio_methods;
+/**
+ * As paimon_catalog_open, but every file the catalog and its tables touch
+ * goes through the caller's storage callbacks (see paimonc/sys/fileio.h).
+ * methods is copied; ctx is passed to every callback and must outlive the
+ * catalog and everything opened from it. The warehouse may then be a URI of
+ * any scheme ("mem://wh"), handed to the callbacks as written. A methods
+ * version the library does not know (0, or newer than
+ * PAIMON_FILEIO_VERSION) or a missing required callback -> PAIMON_EINVAL.
+ */
+PAIMON_EXTERN(int) paimon_catalog_open_with_fileio(paimon_catalog **out, const paimon_options *opts,
+						    const paimon_fileio_methods *methods, void *ctx);
 PAIMON_EXTERN(void) paimon_catalog_free(paimon_catalog *c);
 /** Absolute warehouse path (borrowed). */
 PAIMON_EXTERN(const char *) paimon_catalog_warehouse(const paimon_catalog *c);

@@ -172,22 +172,30 @@ static char *absolute_path(const char *p)
 
 int paimon_catalog_open(paimon_catalog **out, const paimon_options *opts)
 {
+	return pm_catalog_open(out, opts, NULL, NULL);
+}
+
+int pm_catalog_open(paimon_catalog **out, const paimon_options *opts, const paimon_fileio_methods *user_io,
+		    void *user_ctx)
+{
 	const char *wh = opts ? paimon_options_get(opts, "warehouse") : NULL;
 	const char *ms = opts ? paimon_options_get(opts, "metastore") : NULL;
+	int uri = wh && strstr(wh, "://") && strncmp(wh, "file://", 7) != 0;
 	paimon_catalog *c;
 	int rc;
 	if (!wh || !*wh)
 		return pm_err(PAIMON_EINVAL, "catalog option 'warehouse' is required");
 	if (ms && strcmp(ms, "filesystem") != 0)
 		return pm_err(PAIMON_EUNSUPPORTED, "catalog option 'metastore' = '%s': only 'filesystem' is supported", ms);
-	if (strstr(wh, "://") && strncmp(wh, "file://", 7) != 0)
+	if (uri && !user_io)
 		return pm_err(PAIMON_EUNSUPPORTED, "warehouse '%s': only local paths are supported so far", wh);
 	c = pm_calloc(1, sizeof *c);
 	if (!c)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_default_new(&c->io)) != 0)
+	if ((rc = pm_catalog_set_fileio(c, user_io, user_ctx)) != 0 || (rc = pm_catalog_fileio_new(c, &c->io)) != 0)
 		goto fail;
-	c->warehouse = absolute_path(wh);
+	/* A URI goes to the user's FileIO as written (less trailing slashes). */
+	c->warehouse = uri ? pm_catalog_uri_warehouse(wh) : absolute_path(wh);
 	if (!c->warehouse) {
 		rc = pm_err_code() ? pm_err_code() : PAIMON_ENOMEM;
 		goto fail;
@@ -208,6 +216,7 @@ void paimon_catalog_free(paimon_catalog *c)
 	if (!c)
 		return;
 	pm_fileio_close(c->io);
+	pm_free(c->user_io);
 	pm_free(c->warehouse);
 	pm_strmap_dispose(&c->options);
 	pm_free(c);
@@ -547,7 +556,7 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
-	if ((rc = pm_fileio_default_new(&t->io)) != 0)
+	if ((rc = pm_catalog_fileio_new(c, &t->io)) != 0)
 		goto fail;
 	if ((rc = pm_schema_load_latest(t->io, t->path, &s)) != 0) {
 		pm_err_wrap("table '%s'", identifier);

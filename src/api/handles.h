@@ -8,6 +8,7 @@
 #define PM_TABLE_CATALOG_H
 
 #include "paimonc/catalog.h"
+#include "paimonc/sys/fileio.h"
 #include "core/strs.h"
 #include "io/fileio.h"
 #include "meta/schema.h"
@@ -19,8 +20,10 @@ struct paimon_options {
 
 struct paimon_catalog {
 	pm_fileio *io;
-	char *warehouse;      /* absolute, no trailing slash */
+	char *warehouse;      /* absolute (or a URI with a user FileIO), no trailing slash */
 	pm_strmap options;
+	paimon_fileio_methods *user_io; /* owned copy; NULL: the default FileIO (api_fileio.c) */
+	void *user_ctx;       /* borrowed, for user_io */
 };
 
 /* A read-only view over a schema version with the strings the API hands out. */
@@ -50,6 +53,17 @@ struct paimon_schema_change {
 struct paimon_snapshot {
 	pm_snapshot *snapshot;
 };
+
+/* Opens a catalog whose FileIO calls user_io with user_ctx (NULL: the
+ * default FileIO); paimon_catalog_open and paimon_catalog_open_with_fileio. */
+int pm_catalog_open(paimon_catalog **out, const paimon_options *opts, const paimon_fileio_methods *user_io,
+		    void *user_ctx);
+/* api_fileio.c: records (a checked copy of) user_io in c; NULL: nothing. */
+int pm_catalog_set_fileio(paimon_catalog *c, const paimon_fileio_methods *user_io, void *user_ctx);
+/* api_fileio.c: a new FileIO for c or a table of it (tables own theirs). */
+int pm_catalog_fileio_new(const paimon_catalog *c, pm_fileio **out);
+/* api_fileio.c: a URI warehouse without trailing slashes (new string, NULL on OOM). */
+char *pm_catalog_uri_warehouse(const char *wh);
 
 /* Validates a database or table name (non-empty, no '/', no "..", not ".",
  * no control characters; `kind` is "database" or "table" for messages). */

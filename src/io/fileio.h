@@ -46,6 +46,28 @@ struct pm_out_stream {
 	void (*abort)(pm_out_stream *s);
 };
 
+/*
+ * An open input file (pm_fileio_open_read): positional reads of a file whose
+ * length was learnt when it was opened (local: fstat of the descriptor, no
+ * separate stat call). Data files are immutable, so the length does not
+ * change while the handle is open.
+ *
+ * Thread safety: read_at (pread-style) and length may be called from several threads at
+ * once on one handle (no shared file offset: local uses pread(2)); close
+ * must not race with them. Errors name the path the file was opened with.
+ */
+typedef struct pm_in_file pm_in_file;
+struct pm_in_file {
+	/* Reads exactly len bytes at off into dst. A range reaching past the
+	 * end -> PAIMON_ECORRUPT "'<path>' is truncated: ..." (nothing else
+	 * is promised about dst then). len 0 always succeeds. */
+	int (*read_at)(pm_in_file *f, uint64_t off, size_t len, void *dst);
+	/* Length in bytes as of open. */
+	uint64_t (*length)(pm_in_file *f);
+	/* Releases the handle (NULL-safe through pm_in_close). */
+	void (*close)(pm_in_file *f);
+};
+
 typedef struct pm_fileio_ops {
 	/* Appends the whole file to out. */
 	int (*read_all)(pm_fileio *io, const char *path, pm_buf *out);
@@ -78,6 +100,11 @@ typedef struct pm_fileio_ops {
 	 * A commit calls it once before publishing a snapshot that references
 	 * new data files, instead of one fdatasync per data file. */
 	int (*sync)(pm_fileio *io, const char *path);
+	/* Optional (NULL: pm_fileio_open_read makes a handle over stat +
+	 * read_range). Opens path for positional reads (see pm_in_file); a
+	 * missing file -> PAIMON_ENOTFOUND naming it, a directory -> PAIMON_EIO.
+	 * On failure *out is NULL. */
+	int (*open_read)(pm_fileio *io, const char *path, pm_in_file **out);
 } pm_fileio_ops;
 
 struct pm_fileio {
@@ -122,6 +149,22 @@ int pm_fileio_open_write(pm_fileio *io, const char *path, pm_out_stream **out);
 static inline int pm_out_append(pm_out_stream *s, const void *d, size_t n) { return s->append(s, d, n); }
 static inline int pm_out_close(pm_out_stream *s) { return s->close(s); }
 static inline void pm_out_abort(pm_out_stream *s) { if (s) s->abort(s); }
+
+/* Opens path for positional reads (see pm_in_file); free with pm_in_close.
+ * The handle does not keep io alive: close it before io. */
+int pm_fileio_open_read(pm_fileio *io, const char *path, pm_in_file **out);
+static inline int pm_in_pread(pm_in_file *f, uint64_t off, size_t n, void *d) { return f->read_at(f, off, n, d); }
+static inline uint64_t pm_in_length(pm_in_file *f) { return f->length(f); }
+static inline void pm_in_close(pm_in_file *f) { if (f) f->close(f); }
+
+/* read_all and read_range over a handle (open, read, close), for FileIO
+ * implementations whose storage only offers handles. */
+int pm_fileio_read_all_via_open(pm_fileio *io, const char *path, pm_buf *out);
+int pm_fileio_read_range_via_open(pm_fileio *io, const char *path, uint64_t off, size_t len, void *dst);
+/* The error of a read reaching past the end: PAIMON_ECORRUPT "'<path>' is
+ * truncated: wanted <len> bytes at offset <off>, file ends <missing> bytes
+ * early". For implementations. */
+int pm_in_truncated(const char *path, uint64_t off, size_t len, size_t missing);
 
 /* Path helpers: "<a>/<b>" into a new string (free with pm_free), NULL on OOM. */
 char *pm_path_join(const char *a, const char *b);

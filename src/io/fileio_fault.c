@@ -42,7 +42,7 @@ typedef struct fault_out {
 static const char *const op_names[PM_FOP_COUNT_] = {
 	"read_all", "read_range", "stat", "write_overwrite", "write_new_atomic", "list",
 	"exists", "mkdirs", "remove", "remove_all", "rename_new", "sync", "open_write", "append",
-	"close_stream",
+	"close_stream", "open_read", "pread",
 };
 
 const char *pm_fault_op_name(pm_fault_op op)
@@ -503,6 +503,64 @@ static int f_open_write(pm_fileio *io, const char *path, pm_out_stream **out)
 	return 0;
 }
 
+/* ------------------------------------------------------------ input handles */
+
+typedef struct fault_in {
+	pm_in_file base;
+	pm_fault_ctl *ctl;
+	pm_in_file *inner;
+	char *path;
+} fault_in;
+
+static int fi_read_at(pm_in_file *h, uint64_t off, size_t len, void *dst)
+{
+	fault_in *f = (fault_in *)h;
+	SIMPLE_OP(PM_FOP_PREAD, f->path, len, pm_in_pread(f->inner, off, len, dst));
+}
+
+static uint64_t fi_length(pm_in_file *h)
+{
+	return pm_in_length(((fault_in *)h)->inner);
+}
+
+static void fi_close(pm_in_file *h)
+{
+	fault_in *f = (fault_in *)h;
+	pm_in_close(f->inner);
+	pm_free(f->path);
+	pm_free(f);
+}
+
+/* Opens through the inner FileIO (its open_read or the stat + read_range
+ * fallback) and wraps the handle. */
+static int open_read_wrapped(fault_io *fio, const char *path, pm_in_file **out)
+{
+	fault_in *f;
+	int rc;
+	if (!(f = pm_calloc(1, sizeof *f)) || !(f->path = pm_strdup(path))) {
+		pm_free(f);
+		return PAIMON_ENOMEM;
+	}
+	if ((rc = pm_fileio_open_read(fio->inner, path, &f->inner))) {
+		pm_free(f->path);
+		pm_free(f);
+		return rc;
+	}
+	f->ctl = fio->ctl;
+	f->base.read_at = fi_read_at;
+	f->base.length = fi_length;
+	f->base.close = fi_close;
+	*out = &f->base;
+	return 0;
+}
+
+static int f_open_read(pm_fileio *io, const char *path, pm_in_file **out)
+{
+	fault_io *f = (fault_io *)io;
+	*out = NULL;
+	SIMPLE_OP(PM_FOP_OPEN_READ, path, 0, open_read_wrapped(f, path, out));
+}
+
 static void f_close(pm_fileio *io)
 {
 	fault_io *f = (fault_io *)io;
@@ -513,7 +571,7 @@ static void f_close(pm_fileio *io)
 static const pm_fileio_ops fault_ops = {
 	f_read_all, f_read_range, f_stat, f_write_overwrite, f_write_new_atomic, f_list,
 	f_exists, f_mkdirs, f_remove, f_remove_all, f_rename_new, f_close, f_open_write,
-	f_sync,
+	f_sync, f_open_read,
 };
 
 int pm_fileio_fault_new(pm_fault_ctl *ctl, pm_fileio *inner, pm_fileio **out)

@@ -37,6 +37,8 @@ typedef enum pm_fault_op {
 	PM_FOP_OPEN_WRITE,   /* pm_fileio_open_write */
 	PM_FOP_APPEND,       /* pm_out_append on a stream */
 	PM_FOP_CLOSE_STREAM, /* pm_out_close on a stream */
+	PM_FOP_OPEN_READ,    /* pm_fileio_open_read */
+	PM_FOP_PREAD,        /* pm_in_pread on an input handle (closing one is not counted) */
 	PM_FOP_COUNT_
 } pm_fault_op;
 
@@ -50,7 +52,7 @@ typedef enum pm_fault_op {
 /* Operations that only look. */
 #define PM_FOP_READS                                                                      \
 	(PM_FOP_BIT(PM_FOP_READ_ALL) | PM_FOP_BIT(PM_FOP_READ_RANGE) | PM_FOP_BIT(PM_FOP_STAT) | \
-	 PM_FOP_BIT(PM_FOP_LIST) | PM_FOP_BIT(PM_FOP_EXISTS))
+	 PM_FOP_BIT(PM_FOP_LIST) | PM_FOP_BIT(PM_FOP_EXISTS) | PM_FOP_BIT(PM_FOP_OPEN_READ) | PM_FOP_BIT(PM_FOP_PREAD))
 
 /* "read_all", "append"... (static string). */
 const char *pm_fault_op_name(pm_fault_op op);
@@ -58,7 +60,7 @@ const char *pm_fault_op_name(pm_fault_op op);
 typedef enum pm_fault_action {
 	PM_FAULT_NONE = 0,
 	/* The operation is not performed; it fails with errno `err` (EIO when 0),
-	 * the message naming the path. A failing open_write opens nothing; a
+	 * the message naming the path. A failing open_write or open_read opens nothing; a
 	 * failing stream close leaves the bytes appended so far in the file. */
 	PM_FAULT_FAIL,
 	/* Writes: only the first half of the bytes land (write_overwrite: the
@@ -102,7 +104,7 @@ typedef struct pm_fault_event {
 	pm_fault_op op;
 	char *path;      /* owned by the log (rename: the source) */
 	uint64_t index;  /* 1-based counted index; 0 if not counted */
-	uint64_t bytes;  /* bytes written (writes/appends) or requested (read_range) */
+	uint64_t bytes;  /* bytes written (writes/appends) or requested (read_range, pread) */
 	int fired;       /* the fault was injected here */
 } pm_fault_event;
 

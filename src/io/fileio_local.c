@@ -105,31 +105,95 @@ static int local_read_all(pm_fileio *io, const char *path, pm_buf *out)
 	return rc;
 }
 
-static int local_read_range(pm_fileio *io, const char *path, uint64_t off, size_t len, void *dst)
+/* Reads exactly len bytes at off from fd (pread: no shared offset, so
+ * several threads may read one descriptor at once). */
+static int pread_full(int fd, const char *path, uint64_t off, size_t len, void *dst)
 {
-	int fd, rc = 0;
 	size_t done = 0;
-	(void)io;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return os_err(errno, "cannot open", path);
 	while (done < len) {
 		ssize_t n = pread(fd, (char *)dst + done, len - done, (off_t)(off + done));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			rc = os_err(errno, "cannot read", path);
-			break;
+			return os_err(errno, "cannot read", path);
 		}
-		if (n == 0) {
-			rc = pm_err(PAIMON_ECORRUPT, "'%s' is truncated: wanted %zu bytes at offset %llu, file ends %zu bytes early",
-				    path, len, (unsigned long long)off, len - done);
-			break;
-		}
+		if (n == 0)
+			return pm_in_truncated(path, off, len, len - done);
 		done += (size_t)n;
 	}
+	return 0;
+}
+
+static int local_read_range(pm_fileio *io, const char *path, uint64_t off, size_t len, void *dst)
+{
+	int fd, rc;
+	(void)io;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return os_err(errno, "cannot open", path);
+	rc = pread_full(fd, path, off, len, dst);
 	close(fd);
 	return rc;
+}
+
+/* An open input file: the descriptor and the length fstat gave at open. */
+typedef struct local_in {
+	pm_in_file base;
+	int fd;
+	uint64_t len;
+	char *path;
+} local_in;
+
+static int local_in_read_at(pm_in_file *f, uint64_t off, size_t len, void *dst)
+{
+	local_in *l = (local_in *)f;
+	return pread_full(l->fd, l->path, off, len, dst);
+}
+
+static uint64_t local_in_length(pm_in_file *f)
+{
+	return ((local_in *)f)->len;
+}
+
+static void local_in_close(pm_in_file *f)
+{
+	local_in *l = (local_in *)f;
+	close(l->fd);
+	pm_free(l->path);
+	pm_free(l);
+}
+
+static int local_open_read(pm_fileio *io, const char *path, pm_in_file **out)
+{
+	local_in *l;
+	struct stat st;
+	int fd, rc;
+	(void)io;
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return os_err(errno, "cannot open", path);
+	if (fstat(fd, &st) != 0) {
+		rc = os_err(errno, "cannot stat", path);
+		close(fd);
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return pm_err(PAIMON_EIO, "cannot read '%s': is a directory", path);
+	}
+	if (!(l = pm_calloc(1, sizeof *l)) || !(l->path = pm_strdup(path))) {
+		pm_free(l);
+		close(fd);
+		return PAIMON_ENOMEM;
+	}
+	l->fd = fd;
+	l->len = (uint64_t)st.st_size;
+	l->base.read_at = local_in_read_at;
+	l->base.length = local_in_length;
+	l->base.close = local_in_close;
+	*out = &l->base;
+	return 0;
 }
 
 static void fill_status(const struct stat *st, pm_file_status *out)
@@ -538,7 +602,7 @@ static const pm_fileio_ops local_ops = {
 	local_read_all, local_read_range, local_stat, local_write_overwrite,
 	local_write_new_atomic, local_list, local_exists, local_mkdirs,
 	local_remove, local_remove_all, local_rename_new, local_close,
-	local_open_write, local_sync,
+	local_open_write, local_sync, local_open_read,
 };
 
 int pm_fileio_local_new(pm_fileio **out)

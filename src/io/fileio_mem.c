@@ -23,15 +23,20 @@ static int mem_read_all(pm_fileio *io, const char *path, pm_buf *out)
 	return pm_buf_append(out, m->data, m->len);
 }
 
+static int mem_range(const uint8_t *data, size_t n, const char *path, uint64_t off, size_t len, void *dst)
+{
+	if (off > n || len > n - off)
+		return pm_err(PAIMON_ECORRUPT, "%s: read of %zu bytes at %llu past the end (%zu bytes)", path, len,
+			      (unsigned long long)off, n);
+	if (len)
+		memcpy(dst, data + off, len);
+	return 0;
+}
+
 static int mem_read_range(pm_fileio *io, const char *path, uint64_t off, size_t len, void *dst)
 {
 	mem_io *m = (mem_io *)io;
-	if (off > m->len || len > m->len - off)
-		return pm_err(PAIMON_ECORRUPT, "%s: read of %zu bytes at %llu past the end (%zu bytes)", path, len,
-			      (unsigned long long)off, m->len);
-	if (len)
-		memcpy(dst, m->data + off, len);
-	return 0;
+	return mem_range(m->data, m->len, path, off, len, dst);
 }
 
 static int mem_stat(pm_fileio *io, const char *path, pm_file_status *st)
@@ -68,6 +73,51 @@ static int mem_rename(pm_fileio *io, const char *s, const char *d)
 	return pm_err(PAIMON_EUNSUPPORTED, "%s: memory fileio is read-only", s);
 }
 
+/* A handle over the bytes (the FileIO's data outlive it as they outlive the
+ * FileIO). */
+typedef struct mem_in {
+	pm_in_file base;
+	const uint8_t *data;
+	size_t len;
+	char *path;
+} mem_in;
+
+static int mem_in_read_at(pm_in_file *f, uint64_t off, size_t len, void *dst)
+{
+	mem_in *m = (mem_in *)f;
+	return mem_range(m->data, m->len, m->path, off, len, dst);
+}
+
+static uint64_t mem_in_length(pm_in_file *f)
+{
+	return ((mem_in *)f)->len;
+}
+
+static void mem_in_close(pm_in_file *f)
+{
+	mem_in *m = (mem_in *)f;
+	pm_free(m->path);
+	pm_free(m);
+}
+
+static int mem_open_read(pm_fileio *io, const char *path, pm_in_file **out)
+{
+	mem_io *m = (mem_io *)io;
+	mem_in *h;
+	*out = NULL;
+	if (!(h = pm_calloc(1, sizeof *h)) || !(h->path = pm_strdup(path))) {
+		pm_free(h);
+		return PAIMON_ENOMEM;
+	}
+	h->data = m->data;
+	h->len = m->len;
+	h->base.read_at = mem_in_read_at;
+	h->base.length = mem_in_length;
+	h->base.close = mem_in_close;
+	*out = &h->base;
+	return 0;
+}
+
 static void mem_close(pm_fileio *io)
 {
 	pm_free(io);
@@ -75,7 +125,7 @@ static void mem_close(pm_fileio *io)
 
 static const pm_fileio_ops mem_ops = {
 	mem_read_all, mem_read_range, mem_stat, mem_ro, mem_ro, mem_list, mem_exists,
-	mem_path_ro, mem_path_ro, mem_path_ro, mem_rename, mem_close, NULL, NULL,
+	mem_path_ro, mem_path_ro, mem_path_ro, mem_rename, mem_close, NULL, NULL, mem_open_read,
 };
 
 int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out)

@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 cmake --install "$bdir" --prefix "$tmp/prefix" >/dev/null
 cat > "$tmp/consumer.c" <<'C'
 #include <paimonc/paimonc.h>
+#include <paimonc/sys/fileio.h>
 #include <stdio.h>
 #include <string.h>
 int main(int argc, char **argv)
@@ -26,6 +27,15 @@ int main(int argc, char **argv)
 	    paimon_table_commit_new(&tc, t, NULL) || paimon_table_commit_apply(tc, NULL, 0, 1, &sid) || sid != -1) {
 		fprintf(stderr, "consumer: %s\n", paimon_error_message());
 		return 1;
+	}
+	{ /* the extension header is installed and its plug-in point linked */
+		paimon_fileio_methods m = {0};
+		paimon_catalog *c2 = NULL;
+		m.version = PAIMON_FILEIO_VERSION + 1;
+		if (paimon_catalog_open_with_fileio(&c2, o, &m, NULL) != PAIMON_EINVAL || c2) {
+			fprintf(stderr, "consumer: a too-new fileio version was accepted\n");
+			return 1;
+		}
 	}
 	printf("%s %s\n", paimon_version(), paimon_schema_field_type(paimon_table_schema(t), 1));
 	paimon_table_commit_free(tc);

@@ -101,7 +101,7 @@ typedef struct pm_pq_col {
 } pm_pq_col;
 
 struct pm_pq_reader {
-	pm_fileio *io;
+	pm_in_file *f;        /* the open file: footer, indexes and chunk windows */
 	char *path;
 	pm_pq_file_meta *fm;
 	pm_pq_schema *s;
@@ -191,7 +191,7 @@ static int io_ensure(pm_pq_col *c, uint64_t off, size_t need, size_t want)
 	if ((rc = grow((void **)&c->io, &c->io_cap, n ? n : 1)))
 		return rc;
 	c->io_valid = false;
-	if (n && (rc = pm_fileio_read_range(r->io, r->path, off, n, c->io)))
+	if (n && (rc = pm_in_pread(r->f, off, n, c->io)))
 		return rc;
 	c->io_off = off;
 	c->io_len = n;
@@ -1306,8 +1306,7 @@ static int open_chunk(struct pm_pq_reader *r, pm_pq_col *c, int rg)
 		uint8_t *buf = pm_malloc((size_t)cc->offset_index_length);
 		if (!buf)
 			return PAIMON_ENOMEM;
-		rc = pm_fileio_read_range(r->io, r->path, (uint64_t)cc->offset_index_offset,
-					  (size_t)cc->offset_index_length, buf);
+		rc = pm_in_pread(r->f, (uint64_t)cc->offset_index_offset, (size_t)cc->offset_index_length, buf);
 		if (!rc && pm_pq_offset_index_decode(buf, (size_t)cc->offset_index_length, &c->oi))
 			c->oi = NULL; /* an unreadable index only disables page skipping */
 		pm_free(buf);
@@ -1599,7 +1598,7 @@ static int read_index(pm_pq_reader *r, bool has_off, int64_t off, bool has_len, 
 		return 0;
 	if (!(buf = pm_malloc((size_t)len)))
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_read_range(r->io, r->path, (uint64_t)off, (size_t)len, buf))) {
+	if ((rc = pm_in_pread(r->f, (uint64_t)off, (size_t)len, buf))) {
 		pm_free(buf);
 		return rc;
 	}
@@ -1750,6 +1749,64 @@ void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out)
 	}
 }
 
+static int check_head_magic(const uint8_t *p)
+{
+	if (memcmp(p, "PAR1", 4) == 0)
+		return 0;
+	if (memcmp(p, "PARE", 4) == 0)
+		return pm_err(PAIMON_EUNSUPPORTED, "parquet: encrypted file (leading magic PARE) is not supported");
+	return pm_err(PAIMON_ECORRUPT, "parquet: bad magic at start of file: %02x %02x %02x %02x (want PAR1)", p[0],
+		      p[1], p[2], p[3]);
+}
+
+int pm_pq_read_footer_file(pm_in_file *f, const char *path, pm_pq_file_meta **out)
+{
+	uint64_t size = pm_in_length(f);
+	uint8_t *buf = NULL, head[4];
+	size_t tl, need = 0;
+	int rc;
+	*out = NULL;
+	if (size < 12) {
+		rc = pm_err(PAIMON_ECORRUPT, "parquet: file of %llu bytes is too small to be Parquet (minimum 12)",
+			    (unsigned long long)size);
+		goto fail;
+	}
+	tl = size < PM_PQ_FOOTER_READ_SIZE ? (size_t)size : PM_PQ_FOOTER_READ_SIZE;
+	for (;;) {
+		if (!(buf = pm_malloc(tl)))
+			return PAIMON_ENOMEM;
+		if ((rc = pm_in_pread(f, size - tl, tl, buf)) != 0)
+			goto out;
+		if ((rc = pm_parquet_parse_footer(buf, tl, size, out, &need)))
+			goto fail;
+		if (*out)
+			break;
+		if (need <= tl) { /* cannot happen: parse asks only for more */
+			rc = pm_err(PAIMON_ERROR, "parquet: footer reader made no progress");
+			goto fail;
+		}
+		pm_free(buf);
+		buf = NULL;
+		tl = need;
+	}
+	if (tl < size) {
+		if ((rc = pm_in_pread(f, 0, 4, head)) != 0)
+			goto out;
+		if ((rc = check_head_magic(head)) != 0)
+			goto fail;
+	}
+	pm_free(buf);
+	return 0;
+fail:
+	if (rc != PAIMON_ENOMEM)
+		pm_err_wrap("%s", path);
+out:
+	pm_pq_file_meta_free(*out);
+	*out = NULL;
+	pm_free(buf);
+	return rc;
+}
+
 int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options *opt, pm_pq_reader **out)
 {
 	pm_pq_read_options dflt;
@@ -1767,7 +1824,6 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	}
 	if (!(r = pm_calloc(1, sizeof *r)))
 		return PAIMON_ENOMEM;
-	r->io = io;
 	if (!(r->path = pm_strdup(path ? path : ""))) {
 		pm_free(r);
 		return PAIMON_ENOMEM;
@@ -1777,7 +1833,7 @@ int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options 
 	r->verify_crc = opt->verify_crc;
 	r->threads = opt->threads;
 	r->par_min = opt->parallel_min_bytes > 0 ? opt->parallel_min_bytes : PARALLEL_MIN_BYTES;
-	if ((rc = pm_parquet_read_footer(io, path, &r->fm)))
+	if ((rc = pm_fileio_open_read(io, r->path, &r->f)) || (rc = pm_pq_read_footer_file(r->f, r->path, &r->fm)))
 		goto fail;
 	if ((rc = pm_pq_schema_build(r->fm->schema, r->fm->n_schema, &r->s)) ||
 	    (rc = pm_pq_file_meta_check(r->fm, r->s))) {
@@ -2094,6 +2150,7 @@ void pm_pq_reader_free(pm_pq_reader *r)
 	pm_free(r->vscratch);
 	pm_pq_schema_free(r->s);
 	pm_pq_file_meta_free(r->fm);
+	pm_in_close(r->f);
 	pm_free(r->path);
 	pm_free(r);
 }

@@ -135,7 +135,7 @@ static json_t *stats_json(int type, const pm_pq_statistics *s)
 	return o;
 }
 
-static int pages_json(pm_fileio *io, const char *path, const pm_pq_file_meta *fm, const pm_pq_column_meta *m,
+static int pages_json(pm_in_file *f, const char *path, const pm_pq_file_meta *fm, const pm_pq_column_meta *m,
 		      json_t *arr)
 {
 	uint64_t start = (uint64_t)m->data_page_offset, end, pos;
@@ -155,7 +155,7 @@ static int pages_json(pm_fileio *io, const char *path, const pm_pq_file_meta *fm
 		json_t *p;
 		if (!(buf = pm_realloc(buf, n)))
 			return PAIMON_ENOMEM;
-		if ((rc = pm_fileio_read_range(io, path, pos, n, buf)))
+		if ((rc = pm_in_pread(f, pos, n, buf)))
 			break;
 		if ((rc = pm_pq_page_header_decode(buf, n, &h, &hl))) {
 			pm_err_wrap("%s: page header at offset %llu", path, (unsigned long long)pos);
@@ -208,14 +208,17 @@ int pm_pq_file_meta_json(pm_fileio *io, const char *path, int with_pages, char *
 {
 	pm_pq_file_meta *fm = NULL;
 	pm_pq_schema *s = NULL;
+	pm_in_file *f = NULL;
 	json_t *root = NULL, *arr, *o;
 	size_t i, j, k;
 	int rc;
 	char *str;
 
 	*out = NULL;
-	if ((rc = pm_parquet_read_footer(io, path, &fm)))
+	if ((rc = pm_fileio_open_read(io, path, &f)))
 		return rc;
+	if ((rc = pm_pq_read_footer_file(f, path, &fm)))
+		goto done;
 	if ((rc = pm_pq_schema_build(fm->schema, fm->n_schema, &s))) {
 		pm_err_wrap("%s", path);
 		goto done;
@@ -320,7 +323,7 @@ int pm_pq_file_meta_json(pm_fileio *io, const char *path, int with_pages, char *
 			if (with_pages) {
 				json_t *pages = json_array();
 				json_object_set_new(c, "pages", pages);
-				if ((rc = pages_json(io, path, fm, m, pages))) {
+				if ((rc = pages_json(f, path, fm, m, pages))) {
 					pm_err_wrap("row group %zu, column %zu", i, j);
 					goto done;
 				}
@@ -337,5 +340,6 @@ done:
 	json_decref(root);
 	pm_pq_schema_free(s);
 	pm_pq_file_meta_free(fm);
+	pm_in_close(f);
 	return rc;
 }

@@ -65,6 +65,7 @@ static int run_op(pm_fileio *io, env *e, pm_fault_op op)
 	pm_file_status st;
 	pm_file_list l = {0};
 	pm_out_stream *o = NULL;
+	pm_in_file *in = NULL;
 	char rng[4];
 	int ex, rc = 0;
 	switch (op) {
@@ -132,6 +133,18 @@ static int run_op(pm_fileio *io, env *e, pm_fault_op op)
 			break;
 		}
 		rc = pm_out_close(o);
+		break;
+	case PM_FOP_OPEN_READ:
+	case PM_FOP_PREAD:
+		if ((rc = pm_fileio_open_read(io, e->f, &in)) != 0) {
+			CHECK(in == NULL);
+			break;
+		}
+		CHECK(pm_in_length(in) == strlen(ORIG));
+		rc = pm_in_pread(in, 2, 4, rng);
+		if (!rc)
+			CHECK(!memcmp(rng, "2345", 4));
+		pm_in_close(in);
 		break;
 	default:
 		CHECK(0);
@@ -212,6 +225,8 @@ static void check_state(env *e, pm_fault_op op, state st, const char *what)
 	case PM_FOP_LIST:
 	case PM_FOP_EXISTS:
 	case PM_FOP_SYNC:
+	case PM_FOP_OPEN_READ:
+	case PM_FOP_PREAD:
 		want = ORIG;
 		path = e->f;
 		break;
@@ -292,25 +307,29 @@ static void dry_run(void)
 		pm_fileio *io = NULL, *inner = NULL;
 		const pm_fault_event *ev;
 		size_t n, i;
-		int stream = op >= PM_FOP_OPEN_WRITE;
-		if (op == PM_FOP_APPEND || op == PM_FOP_CLOSE_STREAM)
-			continue; /* same run as open_write */
+		int stream = op >= PM_FOP_OPEN_WRITE && op <= PM_FOP_CLOSE_STREAM;
+		int in = op == PM_FOP_OPEN_READ;
+		if (op == PM_FOP_APPEND || op == PM_FOP_CLOSE_STREAM || op == PM_FOP_PREAD)
+			continue; /* same run as open_write / open_read */
 		env_init(&e);
 		CHECK_OK(pm_fault_ctl_new(NULL, &ctl));
 		CHECK_OK(pm_fileio_local_new(&inner));
 		CHECK_OK(pm_fileio_fault_new(ctl, inner, &io));
 		CHECK_OK(run_op(io, &e, op));
 		check_state(&e, op, S_DONE, pm_fault_op_name(op));
-		CHECK(pm_fault_ctl_count(ctl) == (stream ? 3u : 1u));
+		CHECK(pm_fault_ctl_count(ctl) == (stream ? 3u : in ? 2u : 1u));
 		CHECK(pm_fault_ctl_fired(ctl) == 0);
 		n = pm_fault_ctl_events(ctl, &ev);
-		CHECK(n == (stream ? 3u : 1u));
+		CHECK(n == (stream ? 3u : in ? 2u : 1u));
 		for (i = 0; i < n; i++) {
 			CHECK(ev[i].index == i + 1);
 			CHECK(!ev[i].fired);
 			CHECK_STR(ev[i].path, op_path(&e, op));
-			CHECK(ev[i].op == (stream ? (pm_fault_op)(PM_FOP_OPEN_WRITE + i) : op));
+			CHECK(ev[i].op == (stream ? (pm_fault_op)(PM_FOP_OPEN_WRITE + i)
+					   : in ? (pm_fault_op)(PM_FOP_OPEN_READ + i) : op));
 		}
+		if (in && n == 2)
+			CHECK(ev[1].bytes == 4); /* open_read, then pread of 4 bytes */
 		if (stream && n == 3)
 			CHECK(ev[1].bytes == strlen(DATA));
 		if (op == PM_FOP_WRITE_NEW_ATOMIC && n)
@@ -693,7 +712,8 @@ static void inner_errors_pass_through(void)
 	pm_fault_ctl *ctl = NULL;
 	pm_fileio *io = NULL, *in = NULL;
 	pm_buf b = PM_BUF_INIT;
-	char missing[4200];
+	pm_in_file *h = NULL;
+	char missing[4200], rng[4];
 	env_init(&e);
 	snprintf(missing, sizeof missing, "%s/missing", e.dir);
 	CHECK_OK(pm_fault_ctl_new(NULL, &ctl));
@@ -703,9 +723,20 @@ static void inner_errors_pass_through(void)
 	CHECK_MSG(missing);
 	CHECK_RC(pm_fileio_write_new_atomic(io, e.f, DATA, 8), PAIMON_EEXISTS);
 	CHECK_RC(pm_fileio_rename_new(io, e.dx, e.f), PAIMON_EEXISTS);
-	CHECK(pm_fault_ctl_count(ctl) == 3);
+	CHECK_RC(pm_fileio_open_read(io, missing, &h), PAIMON_ENOTFOUND);
+	CHECK_MSG(missing);
+	CHECK(h == NULL);
+	/* a read past the end of an open handle: the inner error, counted as a pread */
+	CHECK_OK(pm_fileio_open_read(io, e.f, &h));
+	CHECK_RC(pm_in_pread(h, 8, 4, rng), PAIMON_ECORRUPT);
+	CHECK_MSG("truncated");
+	CHECK_MSG(e.f);
+	pm_in_close(h);
+	CHECK(pm_fault_ctl_count(ctl) == 6);
 	CHECK(pm_fault_ctl_fired(ctl) == 0);
 	CHECK(!strcmp(pm_fault_op_name(PM_FOP_CLOSE_STREAM), "close_stream"));
+	CHECK(!strcmp(pm_fault_op_name(PM_FOP_OPEN_READ), "open_read"));
+	CHECK(!strcmp(pm_fault_op_name(PM_FOP_PREAD), "pread"));
 	CHECK(!strcmp(pm_fault_op_name(PM_FOP_COUNT_), "?"));
 	pm_buf_dispose(&b);
 	pm_fileio_close(io);
