@@ -416,7 +416,7 @@ static void write_commit(paimon_table *t, int base)
 	CHECK_OK(paimon_table_write_arrow(w, &a, &sc));
 	CHECK_OK(paimon_table_write_prepare_commit(w, &m));
 	CHECK_OK(paimon_table_commit_new(&cm, t, NULL));
-	CHECK_OK(paimon_table_commit_commit(cm, &m, 1, 1, NULL));
+	CHECK_OK(paimon_table_commit_apply(cm, &m, 1, 1, NULL));
 	a.release(&a);
 	sc.release(&sc);
 	paimon_commit_message_free(m);
