@@ -98,7 +98,7 @@ int pm_binrow_encode(const pm_type *const *types, const pm_binrow_datum *vals, s
 		const pm_type *t = types[i];
 		const pm_binrow_datum *v = &vals[i];
 		size_t slot = start + w + 8 * i;
-		uint64_t s = 0, off;
+		uint64_t s = 0, off = 0;
 		slot_kind k = kind_of(t);
 		if (k == K_BAD)
 			return pm_err(PAIMON_EUNSUPPORTED, "binrow: field %zu has an unsupported type", i);

@@ -223,8 +223,11 @@ static int expect_word(parser *p, const char *w)
 
 static int expect_int(parser *p, int32_t *out, size_t *at)
 {
-	tok t;
-	int rc = expect(p, T_INT, "a number", &t);
+	tok t = { 0 };
+	int rc;
+	if (at)
+		*at = 0; /* also on failure, so no caller reads an unset value */
+	rc = expect(p, T_INT, "a number", &t);
 	if (rc)
 		return rc;
 	if (t.ival < 0)
@@ -263,7 +266,7 @@ static int new_type(pm_type_root root, pm_type **out)
 static int parse_length(parser *p, pm_type *t)
 {
 	tok *la, lp;
-	size_t at;
+	size_t at = 0;
 	int rc = peek(p, &la);
 	if (rc || la->kind != T_LP)
 		return rc;

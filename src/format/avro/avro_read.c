@@ -28,6 +28,7 @@ int pm_avro_get_long(const uint8_t **pp, const uint8_t *end, int64_t *v)
 	const uint8_t *p = *pp;
 	uint64_t z = 0;
 	int shift = 0;
+	*v = 0; /* also on failure, so no caller reads an unset value */
 	for (;;) {
 		uint8_t b;
 		if (p >= end)
@@ -130,6 +131,7 @@ typedef struct dec {
 static int get_len(dec *d, size_t *n, const char *what)
 {
 	int64_t v;
+	*n = 0; /* also on failure, so no caller reads an unset value */
 	if (pm_avro_get_long(&d->p, d->end, &v))
 		return pm_err(PAIMON_ECORRUPT, "bad varint in %s", what);
 	if (v < 0 || (uint64_t)v > (uint64_t)(d->end - d->p))

@@ -47,6 +47,7 @@ int pm_tc_read_varint(pm_tc_reader *r, uint64_t *v)
 	uint64_t x = 0;
 	unsigned shift = 0;
 	size_t start = r->pos;
+	*v = 0; /* also on failure, so no caller reads an unset value */
 	if (start < r->len && !(r->p[start] & 0x80)) { /* one byte: most ids, counts, enums */
 		*v = r->p[start];
 		r->pos = start + 1;
