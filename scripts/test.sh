@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of paimon-c. On a fresh Debian 12 machine (as root) it first
 # installs what the tests need (scripts/deps.sh). Stages:
-#   1. C unit tests and CLI tests (CTest), gcc, -Werror; install test
+#   1. C unit tests and CLI tests (CTest), gcc, -Werror; install test; the
+#      other build types with gcc and clang must build warning-free
 #   2. the same under clang with AddressSanitizer + UBSan
 #   3. libFuzzer targets, each for a bounded time (PAIMONC_FUZZ_SECONDS, default 20)
 #   4. Python package: build, pytest (API tests and pypaimon interop)
@@ -28,6 +29,9 @@ ctest --test-dir build --output-on-failure -j "$jobs"
 tests/install/test_install.sh build
 
 if [ $quick -eq 0 ]; then
+  stage "builds users run (gcc and clang: Release, RelWithDebInfo, MinSizeRel; -Werror)"
+  scripts/build_matrix.sh
+
   stage "C unit tests (clang, AddressSanitizer + UBSan)"
   CC=clang-14 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPAIMONC_SANITIZE=ON -DPAIMONC_WERROR=ON >/dev/null
   ninja -C build-asan -j "$jobs"
