@@ -1003,29 +1003,25 @@ int pm_parquet_read_footer_mem(const uint8_t *file, size_t len, pm_pq_file_meta 
 	return pm_parquet_parse_footer(file, len, len, out, &need);
 }
 
-int pm_parquet_read_footer(pm_fileio *io, const char *path, pm_pq_file_meta **out)
+int pm_pq_read_footer_file(pm_in_file *f, const char *path, pm_pq_file_meta **out)
 {
-	pm_file_status st;
+	uint64_t size = pm_in_length(f);
 	uint8_t *buf = NULL, head[4];
 	size_t tl, need = 0;
 	int rc;
 	*out = NULL;
-	memset(&st, 0, sizeof st);
-	if ((rc = pm_fileio_stat(io, path, &st)) != 0)
-		return rc;
-	if (st.size < 12) {
-		rc = pm_err(PAIMON_ECORRUPT, "parquet: file of %llu bytes is too small to be Parquet "
-			    "(minimum 12)", (unsigned long long)st.size);
+	if (size < 12) {
+		rc = pm_err(PAIMON_ECORRUPT, "parquet: file of %llu bytes is too small to be Parquet (minimum 12)",
+			    (unsigned long long)size);
 		goto fail;
 	}
-	tl = st.size < PM_PQ_FOOTER_READ_SIZE ? (size_t)st.size : PM_PQ_FOOTER_READ_SIZE;
+	tl = size < PM_PQ_FOOTER_READ_SIZE ? (size_t)size : PM_PQ_FOOTER_READ_SIZE;
 	for (;;) {
 		if (!(buf = pm_malloc(tl)))
 			return PAIMON_ENOMEM;
-		if ((rc = pm_fileio_read_range(io, path, st.size - tl, tl, buf)) != 0)
+		if ((rc = pm_in_pread(f, size - tl, tl, buf)) != 0)
 			goto out;
-		rc = pm_parquet_parse_footer(buf, tl, st.size, out, &need);
-		if (rc)
+		if ((rc = pm_parquet_parse_footer(buf, tl, size, out, &need)))
 			goto fail;
 		if (*out)
 			break;
@@ -1037,8 +1033,8 @@ int pm_parquet_read_footer(pm_fileio *io, const char *path, pm_pq_file_meta **ou
 		buf = NULL;
 		tl = need;
 	}
-	if (tl < st.size) {
-		if ((rc = pm_fileio_read_range(io, path, 0, 4, head)) != 0)
+	if (tl < size) {
+		if ((rc = pm_in_pread(f, 0, 4, head)) != 0)
 			goto out;
 		if ((rc = check_head_magic(head)) != 0)
 			goto fail;
@@ -1052,6 +1048,18 @@ out:
 	pm_pq_file_meta_free(*out);
 	*out = NULL;
 	pm_free(buf);
+	return rc;
+}
+
+int pm_parquet_read_footer(pm_fileio *io, const char *path, pm_pq_file_meta **out)
+{
+	pm_in_file *f;
+	int rc;
+	*out = NULL;
+	if ((rc = pm_fileio_open_read(io, path, &f)) != 0)
+		return rc;
+	rc = pm_pq_read_footer_file(f, path, out);
+	pm_in_close(f);
 	return rc;
 }
 

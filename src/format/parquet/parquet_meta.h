@@ -363,11 +363,14 @@ int pm_parquet_parse_footer(const uint8_t *tail, size_t tail_len, uint64_t file_
 int pm_parquet_read_footer_mem(const uint8_t *file, size_t len, pm_pq_file_meta **out);
 
 /*
- * Over pm_fileio: stat, one read of the last min(64 KiB, size) bytes, a
- * 4-byte read of the leading magic when the tail does not cover it, and a
- * second tail read only when the footer is larger. Errors are wrapped with
- * the path.
+ * The footer through an open file: the length comes from the handle (no
+ * stat); one read of the last min(64 KiB, size) bytes, a 4-byte read of the
+ * leading magic when the tail does not cover it, and a second tail read only
+ * when the footer is larger. Errors are wrapped with path. *out is freed
+ * with pm_pq_file_meta_free.
  */
+int pm_pq_read_footer_file(pm_in_file *f, const char *path, pm_pq_file_meta **out);
+/* The same by path: opens a handle, reads the footer, closes it. */
 int pm_parquet_read_footer(pm_fileio *io, const char *path, pm_pq_file_meta **out);
 
 /* ---------------------------------------------------------------- schema */

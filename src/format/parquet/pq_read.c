@@ -1749,63 +1749,6 @@ void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out)
 	}
 }
 
-static int check_head_magic(const uint8_t *p)
-{
-	if (memcmp(p, "PAR1", 4) == 0)
-		return 0;
-	if (memcmp(p, "PARE", 4) == 0)
-		return pm_err(PAIMON_EUNSUPPORTED, "parquet: encrypted file (leading magic PARE) is not supported");
-	return pm_err(PAIMON_ECORRUPT, "parquet: bad magic at start of file: %02x %02x %02x %02x (want PAR1)", p[0],
-		      p[1], p[2], p[3]);
-}
-
-int pm_pq_read_footer_file(pm_in_file *f, const char *path, pm_pq_file_meta **out)
-{
-	uint64_t size = pm_in_length(f);
-	uint8_t *buf = NULL, head[4];
-	size_t tl, need = 0;
-	int rc;
-	*out = NULL;
-	if (size < 12) {
-		rc = pm_err(PAIMON_ECORRUPT, "parquet: file of %llu bytes is too small to be Parquet (minimum 12)",
-			    (unsigned long long)size);
-		goto fail;
-	}
-	tl = size < PM_PQ_FOOTER_READ_SIZE ? (size_t)size : PM_PQ_FOOTER_READ_SIZE;
-	for (;;) {
-		if (!(buf = pm_malloc(tl)))
-			return PAIMON_ENOMEM;
-		if ((rc = pm_in_pread(f, size - tl, tl, buf)) != 0)
-			goto out;
-		if ((rc = pm_parquet_parse_footer(buf, tl, size, out, &need)))
-			goto fail;
-		if (*out)
-			break;
-		if (need <= tl) { /* cannot happen: parse asks only for more */
-			rc = pm_err(PAIMON_ERROR, "parquet: footer reader made no progress");
-			goto fail;
-		}
-		pm_free(buf);
-		buf = NULL;
-		tl = need;
-	}
-	if (tl < size) {
-		if ((rc = pm_in_pread(f, 0, 4, head)) != 0)
-			goto out;
-		if ((rc = check_head_magic(head)) != 0)
-			goto fail;
-	}
-	pm_free(buf);
-	return 0;
-fail:
-	if (rc != PAIMON_ENOMEM)
-		pm_err_wrap("%s", path);
-out:
-	pm_pq_file_meta_free(*out);
-	*out = NULL;
-	pm_free(buf);
-	return rc;
-}
 
 int pm_pq_reader_open(pm_fileio *io, const char *path, const pm_pq_read_options *opt, pm_pq_reader **out)
 {

@@ -56,14 +56,7 @@ typedef struct pm_pq_build {
 	int depth;
 } pm_pq_build;
 
-/*
- * The footer through an open file (pm_parquet_read_footer without its stat:
- * the length comes from the handle): one read of the last min(64 KiB, size)
- * bytes, a 4-byte read of the leading magic when the tail does not cover it,
- * and a second tail read only when the footer is larger. Errors are wrapped
- * with path. *out is freed with pm_pq_file_meta_free.
- */
-int pm_pq_read_footer_file(pm_in_file *f, const char *path, pm_pq_file_meta **out);
+/* pm_pq_read_footer_file (the footer through an open handle) is in parquet_meta.h. */
 
 int pm_pq_build_tree(pm_pq_build *b, const pm_pq_schema *s, pm_pq_anode ***tops, int *n_tops);
 int pm_pq_first_leaf(const pm_pq_anode *a);
