@@ -172,6 +172,10 @@ int cli_print_json(json_t *doc);
 /* Output of a listing built both ways: with --json (*arr set) prints and
  * releases the array (*arr becomes NULL), else prints the table if it has rows. */
 int cli_emit_listing(json_t **arr, const cli_table *tab);
+/* Display width of UTF-8 text: code points (no East Asian width handling). */
+size_t cli_text_width(const char *s);
+/* Prints a JSON document to stdout, ending it with one newline. */
+void cli_put_json(const char *json);
 /* json_array_append_new that reports failure (and releases v). */
 int cli_json_push(json_t *array, json_t *v);
 /* A JSON string or null. */

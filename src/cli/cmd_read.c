@@ -26,14 +26,6 @@ typedef struct view {
 	size_t max_width; /* 0: no truncation */
 } view;
 
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
 
 /* A table cell: control characters escaped, cut to max_width code points. */
 static char *cell_of(const char *s, size_t n, size_t max_width)
@@ -105,10 +97,10 @@ static void view_print(const view *v, FILE *out, int color)
 	size_t r, c;
 	const char *null_text = "NULL";
 	for (c = 0; c < v->ncols; c++) {
-		v->widths[c] = text_width(v->headers[c]);
+		v->widths[c] = cli_text_width(v->headers[c]);
 		for (r = 0; r < v->nrows; r++) {
 			const char *s = v->cells[r * v->ncols + c];
-			size_t w = s ? text_width(s) : strlen(null_text);
+			size_t w = s ? cli_text_width(s) : strlen(null_text);
 			if (w > v->widths[c])
 				v->widths[c] = w;
 		}
@@ -120,7 +112,7 @@ static void view_print(const view *v, FILE *out, int color)
 			size_t w, pad;
 			if (is_null)
 				s = null_text;
-			w = text_width(s);
+			w = cli_text_width(s);
 			pad = v->widths[c] > w ? v->widths[c] - w : 0;
 			if (c)
 				fputs("  ", out);

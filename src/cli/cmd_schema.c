@@ -87,7 +87,7 @@ out:
 static int schema_show(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[2];
-	size_t npos, len;
+	size_t npos;
 	int64_t id = 0;
 	paimon_table *t = NULL;
 	paimon_schema *loaded = NULL;
@@ -120,10 +120,7 @@ static int schema_show(cli_ctx *ctx, int argc, char **argv)
 		rc = cli_fail();
 		goto out;
 	}
-	len = strlen(json);
-	fputs(json, stdout);
-	if (len == 0 || json[len - 1] != '\n')
-		fputc('\n', stdout);
+	cli_put_json(json);
 	rc = CLI_EXIT_OK;
 out:
 	paimon_free(json);

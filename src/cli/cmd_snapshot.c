@@ -100,7 +100,7 @@ out:
 static int snapshot_show(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[2], *which;
-	size_t npos, len;
+	size_t npos;
 	int64_t id = 0;
 	paimon_table *t = NULL;
 	paimon_snapshot *s = NULL;
@@ -139,10 +139,7 @@ static int snapshot_show(cli_ctx *ctx, int argc, char **argv)
 		rc = cli_fail();
 		goto out;
 	}
-	len = strlen(json);
-	fputs(json, stdout);
-	if (len == 0 || json[len - 1] != '\n')
-		fputc('\n', stdout);
+	cli_put_json(json);
 	rc = CLI_EXIT_OK;
 out:
 	paimon_free(json);

@@ -487,8 +487,7 @@ int cli_table_add(cli_table *t, const char *const *row)
 	return 0;
 }
 
-/* Display width: UTF-8 code points (no East Asian width handling). */
-static size_t text_width(const char *s)
+size_t cli_text_width(const char *s)
 {
 	size_t w = 0;
 	for (; *s; s++)
@@ -497,9 +496,17 @@ static size_t text_width(const char *s)
 	return w;
 }
 
+void cli_put_json(const char *json)
+{
+	size_t len = strlen(json);
+	fputs(json, stdout);
+	if (len == 0 || json[len - 1] != '\n')
+		fputc('\n', stdout);
+}
+
 static void print_cell(const char *s, size_t width, char align, int last)
 {
-	size_t w = text_width(s), pad = width > w ? width - w : 0;
+	size_t w = cli_text_width(s), pad = width > w ? width - w : 0;
 	if (align == 'r')
 		printf("%*s", (int)pad, "");
 	fputs(s, stdout);
@@ -514,9 +521,9 @@ void cli_table_print(const cli_table *t, int indent, int with_header)
 
 	for (c = 0; c < nc; c++) {
 		if (with_header)
-			widths[c] = text_width(t->headers[c]);
+			widths[c] = cli_text_width(t->headers[c]);
 		for (r = 0; r < t->nrows; r++) {
-			size_t w = text_width(t->cells[r * t->ncols + c]);
+			size_t w = cli_text_width(t->cells[r * t->ncols + c]);
 			if (w > widths[c])
 				widths[c] = w;
 		}
