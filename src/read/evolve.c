@@ -344,6 +344,19 @@ static int cast_nested(const char *column, const struct ArrowSchema *from, struc
 	return rc;
 }
 
+/* The end of a cast: the input is consumed; on failure the output is
+ * released and zeroed. Returns rc. */
+static int cast_done(int rc, struct ArrowArray *in, struct ArrowArray *out)
+{
+	if (in->release)
+		in->release(in);
+	if (rc && out->release)
+		out->release(out);
+	if (rc)
+		memset(out, 0, sizeof *out);
+	return rc;
+}
+
 /* (large) list -> fixed-size list "+w:N" (VECTOR columns are stored as
  * Parquet lists). The child (a fixed-width element type without nulls) is
  * regathered so that entry k sits at k * N; null entries (stored as empty
@@ -438,13 +451,7 @@ unsupported:
 	rc = pm_err(PAIMON_EUNSUPPORTED, "column '%s': cannot convert the file's Arrow type '%s' to '%s'", column,
 		    from->format, to->format);
 done:
-	if (in->release)
-		in->release(in);
-	if (rc && out->release)
-		out->release(out);
-	if (rc)
-		memset(out, 0, sizeof *out);
-	return rc;
+	return cast_done(rc, in, out);
 }
 
 int pm_evolve_cast(const char *column, const struct ArrowSchema *from, struct ArrowArray *in,
@@ -584,11 +591,5 @@ unsupported:
 	rc = pm_err(PAIMON_EUNSUPPORTED, "column '%s': cannot convert the file's Arrow type '%s' to '%s'", column, ff,
 		    tf);
 done:
-	if (in->release)
-		in->release(in);
-	if (rc && out->release)
-		out->release(out);
-	if (rc)
-		memset(out, 0, sizeof *out);
-	return rc;
+	return cast_done(rc, in, out);
 }

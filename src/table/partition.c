@@ -410,19 +410,35 @@ static void shortest(double v, int is_float, int min_p, char *dig, int *nd, int 
 		(*nd)--;
 }
 
+/* NaN, infinities and zeros as a language spells them: returns 1 with *rc
+ * set when v was one of them (written whole); else 0 after writing the sign
+ * of a negative v (*rc records a failed append). */
+static int fp_special(pm_buf *out, double v, const char *nan, const char *inf, int *rc)
+{
+	if (isnan(v)) {
+		*rc = pm_buf_puts(out, nan);
+		return 1;
+	}
+	if (isinf(v)) {
+		*rc = (v < 0 ? pm_buf_putc(out, '-') : 0) | pm_buf_puts(out, inf);
+		return 1;
+	}
+	if (v == 0) {
+		*rc = pm_buf_puts(out, signbit(v) ? "-0.0" : "0.0");
+		return 1;
+	}
+	if (v < 0)
+		*rc |= pm_buf_putc(out, '-');
+	return 0;
+}
+
 /* Java Float/Double.toString (JDK 19+). */
 static int java_fp(pm_buf *out, double v, int is_float)
 {
 	char dig[32];
 	int nd, e, i, rc = 0;
-	if (isnan(v))
-		return pm_buf_puts(out, "NaN");
-	if (isinf(v))
-		return pm_buf_puts(out, v < 0 ? "-Infinity" : "Infinity");
-	if (v == 0)
-		return pm_buf_puts(out, signbit(v) ? "-0.0" : "0.0");
-	if (v < 0)
-		rc |= pm_buf_putc(out, '-');
+	if (fp_special(out, v, "NaN", "Infinity", &rc))
+		return rc;
 	shortest(fabs(v), is_float, 2, dig, &nd, &e);
 	if (e >= -3 && e < 7) {
 		if (e >= 0) {
@@ -456,14 +472,8 @@ static int py_fp(pm_buf *out, double v)
 {
 	char dig[32];
 	int nd, e, decpt, i, rc = 0;
-	if (isnan(v))
-		return pm_buf_puts(out, "nan");
-	if (isinf(v))
-		return pm_buf_puts(out, v < 0 ? "-inf" : "inf");
-	if (v == 0)
-		return pm_buf_puts(out, signbit(v) ? "-0.0" : "0.0");
-	if (v < 0)
-		rc |= pm_buf_putc(out, '-');
+	if (fp_special(out, v, "nan", "inf", &rc))
+		return rc;
 	shortest(fabs(v), 0, 1, dig, &nd, &e);
 	decpt = e + 1;
 	if (decpt <= -4 || decpt > 16) {
