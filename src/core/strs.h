@@ -48,4 +48,16 @@ int pm_parse_bool(const char *s, int *out);
  * PAIMON_EINVAL "option '<key>': invalid size '<v>'" otherwise. */
 int pm_parse_memory_size(const char *key, const char *v, int64_t *out);
 
+/* The value of one hex digit (either case), or -1. */
+static inline int pm_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif

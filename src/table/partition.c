@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "core/error.h"
+#include "core/strs.h"
 #include "core/mem.h"
 #include "types/datum.h"
 
@@ -175,21 +176,11 @@ int pm_partition_escape(const char *s, size_t n, pm_buf *out)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Integer.parseInt(two chars, 16): optional sign then hex digits. */
 static int parse_hex2(const char *p)
 {
-	int a = hexval(p[0]), b = hexval(p[1]);
+	int a = pm_hexval(p[0]), b = pm_hexval(p[1]);
 	if (a >= 0 && b >= 0)
 		return a * 16 + b;
 	if (p[0] == '+' && b >= 0)

@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/error.h"
+#include "core/strs.h"
 #include "core/mem.h"
 #include "table/pred_internal.h"
 #include "table/predicate.h"
@@ -130,16 +131,6 @@ static int column(ps *s, char **out)
 	return *out ? 0 : PAIMON_ENOMEM;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static int literal(ps *s, plit *l)
 {
@@ -149,7 +140,7 @@ static int literal(ps *s, plit *l)
 	if ((s->p[0] == 'X' || s->p[0] == 'x') && s->p[1] == '\'') {
 		s->p += 2;
 		while (*s->p != '\'') {
-			int hi = hexval(s->p[0]), lo = hi < 0 ? -1 : hexval(s->p[1]);
+			int hi = pm_hexval(s->p[0]), lo = hi < 0 ? -1 : pm_hexval(s->p[1]);
 			if (hi < 0 || lo < 0) {
 				pm_buf_dispose(&l->buf);
 				return perr(s, "bad X'..' hex literal");
