@@ -75,11 +75,6 @@ static int reader_open(pm_fileio *io, const char *path, const pm_format_read_opt
 	return 0;
 }
 
-pm_pq_reader *pm_fmt_parquet_reader(pm_format_reader *r)
-{
-	return r && r->format == &pm_format_parquet ? ((pq_fmt_reader *)r)->r : NULL;
-}
-
 /* Table option -> Parquet writer option (format/parquet/writer.h). */
 static const struct {
 	const char *table_key, *pq_key, *dflt;

@@ -11,8 +11,4 @@
 
 extern const pm_format pm_format_parquet;
 
-/* The Parquet reader under a reader of pm_format_parquet (for callers that
- * need Parquet-only facts such as metrics); NULL for another format. */
-pm_pq_reader *pm_fmt_parquet_reader(pm_format_reader *r);
-
 #endif
