@@ -30,6 +30,7 @@ extern "C" {
 #endif
 
 typedef struct paimon_table_write paimon_table_write;
+typedef struct paimon_table_update paimon_table_update;
 typedef struct paimon_commit_message paimon_commit_message;
 typedef struct paimon_table_commit paimon_table_commit;
 typedef struct paimon_predicate paimon_predicate;
@@ -65,8 +66,55 @@ PAIMON_EXTERN(int) paimon_table_write_arrow(paimon_table_write *w, const struct 
  * or release it again. A NULL or already released stream is PAIMON_EINVAL.
  */
 PAIMON_EXTERN(int) paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStream *stream);
+/**
+ * Partial-column writes of data-evolution tables (pypaimon's
+ * with_write_type): the writer's files hold only these columns (their
+ * manifest entries list them as _WRITE_COLS), batches carry only them, and
+ * the rows get fresh row ids at commit, their other columns reading as
+ * null. Partition columns must be among them. n = 0 (or every column in
+ * table order) is a plain write. Before the first write only.
+ */
+PAIMON_EXTERN(int) paimon_table_write_with_write_type(paimon_table_write *w, const char *const *columns, size_t n);
 /** Rows written so far. */
 PAIMON_EXTERN(int64_t) paimon_table_write_row_count(const paimon_table_write *w);
+
+/* ---------------------------------------------------------- update by row id */
+
+/**
+ * An update by row id of a data-evolution table (row-tracking.enabled and
+ * data-evolution.enabled; pypaimon's new_update().with_update_type(cols)
+ * .update_by_arrow_with_row_id): new values of `columns` for the rows
+ * named by _ROW_ID. Planned on the table's latest snapshot when made. Each
+ * touched file group gets one new data file holding only these columns for
+ * the group's whole row range (unchanged rows keep their current values);
+ * nothing else is rewritten. Refused with an error naming the table and
+ * column: unknown, partition, system or BLOB columns, tables without data
+ * evolution. opts (may be NULL) override table options (file.compression,
+ * ...). t must outlive the update.
+ */
+PAIMON_EXTERN(int) paimon_table_update_new(paimon_table_update **out, paimon_table *t, const char *const *columns,
+					   size_t n, const paimon_options *opts);
+/**
+ * Adds input rows: a struct batch with _ROW_ID (int64, no nulls) and every
+ * update column (by name, any order, nothing else) in the Arrow types a
+ * read returns. The batch is moved: the update releases it (also on
+ * failure); the schema is borrowed for the call. A _ROW_ID that is no row
+ * of the planned snapshot, or that appears twice, is PAIMON_EINVAL naming
+ * it.
+ */
+PAIMON_EXTERN(int) paimon_table_update_write_arrow(paimon_table_update *u, struct ArrowArray *batch,
+						   const struct ArrowSchema *schema);
+/** Adds every batch of the stream; the stream is consumed (released) on every path. */
+PAIMON_EXTERN(int) paimon_table_update_write_arrow_stream(paimon_table_update *u, struct ArrowArrayStream *stream);
+/** The snapshot the update was planned on (-1: the table had none). */
+PAIMON_EXTERN(int64_t) paimon_table_update_base_snapshot(const paimon_table_update *u);
+/**
+ * Writes the update files and returns them as one commit message, to be
+ * committed with paimon_table_commit_apply. Once only.
+ */
+PAIMON_EXTERN(int) paimon_table_update_prepare_commit(paimon_table_update *u, paimon_commit_message **out);
+/** Frees; files written but not returned by prepare_commit are deleted. */
+PAIMON_EXTERN(void) paimon_table_update_free(paimon_table_update *u);
 /**
  * Closes all open data files and returns what was written since the last
  * call as one commit message (possibly empty). The writer stays usable.

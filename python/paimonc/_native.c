@@ -1378,7 +1378,8 @@ PyMODINIT_FUNC PyInit__native(void)
 		Py_DECREF(&SchemaType);
 		goto fail;
 	}
-	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0 || pm_py_add_table_api(m) < 0)
+	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0 || pm_py_add_table_api(m) < 0 ||
+	    pm_py_add_update_api(m) < 0)
 		goto fail;
 	return m;
 fail:

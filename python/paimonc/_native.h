@@ -38,6 +38,12 @@ int pm_py_add_parquet_reader(PyObject *m); /* _pq_read.c: paimonc.parquet readin
 int pm_py_add_parquet_writer(PyObject *m); /* _pq_write.c: paimonc.parquet writing */
 int pm_py_add_table_api(PyObject *m);      /* _table.c: write, commit, predicates, read */
 
+int pm_py_add_update_api(PyObject *m);     /* _update.c: update by row id */
+
+struct paimon_commit_message;
+/* A _native.CommitMessage owning m (freed on failure too). */
+PyObject *pm_py_message_wrap(struct paimon_commit_message *m);
+
 struct paimon_table;
 /* The paimon_table of a _native.Table (borrowed, lives as long as the object);
  * NULL with TypeError for anything else. */

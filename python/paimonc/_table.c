@@ -99,6 +99,11 @@ static PyObject *message_wrap(paimon_commit_message *m)
 	return (PyObject *)o;
 }
 
+PyObject *pm_py_message_wrap(struct paimon_commit_message *m)
+{
+	return message_wrap(m);
+}
+
 static void message_dealloc(MessageObject *o)
 {
 	paimon_commit_message_free(o->m);
@@ -269,6 +274,38 @@ static PyObject *write_stream(WriteObject *o, PyObject *cap)
 	Py_RETURN_NONE;
 }
 
+/* with_write_type(list[str] | None): partial-column writes. */
+static PyObject *write_with_write_type(WriteObject *o, PyObject *cols)
+{
+	const char **names = NULL;
+	Py_ssize_t n = 0, i;
+	PyObject *fast = NULL;
+	int rc;
+	if (write_ready(o) < 0)
+		return NULL;
+	if (cols != Py_None) {
+		if (!(fast = PySequence_Fast(cols, "with_write_type expects a list of column names")))
+			return NULL;
+		n = PySequence_Fast_GET_SIZE(fast);
+		if (!(names = PyMem_Calloc((size_t)n + 1, sizeof *names))) {
+			Py_DECREF(fast);
+			return PyErr_NoMemory();
+		}
+		for (i = 0; i < n; i++)
+			if (pm_py_as_cstr(PySequence_Fast_GET_ITEM(fast, i), "column name", &names[i]) < 0) {
+				PyMem_Free(names);
+				Py_DECREF(fast);
+				return NULL;
+			}
+	}
+	CALL_LOCKED(o->lock, rc = paimon_table_write_with_write_type(o->w, names, (size_t)n));
+	PyMem_Free(names);
+	Py_XDECREF(fast);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	Py_RETURN_NONE;
+}
+
 static PyObject *write_row_count(WriteObject *o, PyObject *unused)
 {
 	int64_t n;
@@ -307,6 +344,7 @@ static PyObject *write_close(WriteObject *o, PyObject *unused)
 static PyMethodDef write_methods[] = {
 	{"write_batch", (PyCFunction)write_batch, METH_VARARGS, "(schema_capsule, array_capsule)"},
 	{"write_stream", (PyCFunction)write_stream, METH_O, "(stream_capsule); consumes the stream"},
+	{"with_write_type", (PyCFunction)write_with_write_type, METH_O, "(list[str] | None)"},
 	{"row_count", (PyCFunction)write_row_count, METH_NOARGS, NULL},
 	{"prepare_commit", (PyCFunction)write_prepare_commit, METH_NOARGS, "-> CommitMessage"},
 	{"close", (PyCFunction)write_close, METH_NOARGS, NULL},

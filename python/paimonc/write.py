@@ -107,6 +107,12 @@ class BatchWriteBuilder(WriteBuilder):
     def new_write(self):
         return BatchTableWrite(self.table, self.commit_user, self.static_partition)
 
+    def new_update(self):
+        """Updates of a data-evolution table (update_by_arrow_with_row_id,
+        update_by_predicate), committed with new_commit()."""
+        from .update import BatchTableUpdate
+        return BatchTableUpdate(self.table, self.commit_user)
+
     def new_commit(self):
         return BatchTableCommit(self.table, self.commit_user, self.static_partition)
 
@@ -114,6 +120,10 @@ class BatchWriteBuilder(WriteBuilder):
 class StreamWriteBuilder(WriteBuilder):
     def new_write(self):
         return StreamTableWrite(self.table, self.commit_user)
+
+    def new_update(self):
+        from .update import StreamTableUpdate
+        return StreamTableUpdate(self.table, self.commit_user)
 
     def new_commit(self):
         return StreamTableCommit(self.table, self.commit_user)
@@ -147,9 +157,23 @@ class TableWrite(Closing):
     def write_arrow_batch(self, data):
         self.write_arrow(data)
 
+    def with_write_type(self, write_cols):
+        """Partial-column writes (data-evolution tables): the files hold only
+        these columns; the rows get new row ids and read null elsewhere."""
+        from .errors import InvalidArgumentError
+        write_cols = list(write_cols)
+        for col in write_cols:
+            if col not in self.table.field_names:
+                raise InvalidArgumentError("Column {} is not in table schema.".format(col))
+        self._w.with_write_type(write_cols if write_cols else None)
+        self._write_cols = write_cols or None
+        return self
+
     def write_pandas(self, dataframe):
         import pyarrow as pa
         schema = self.table.to_arrow_schema()
+        if getattr(self, "_write_cols", None):
+            schema = pa.schema([schema.field(c) for c in self._write_cols])
         batch = pa.RecordBatch.from_pandas(dataframe, schema=schema, preserve_index=False)
         self.write_arrow(batch)
 

@@ -124,6 +124,36 @@ int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStre
 	return rc;
 }
 
+int paimon_table_write_with_write_type(paimon_table_write *w, const char *const *columns, size_t n)
+{
+	pm_strlist cols = {0};
+	size_t i;
+	int rc = 0;
+	if (!w || (n && !columns))
+		return pm_err(PAIMON_EINVAL, "paimon_table_write_with_write_type: NULL argument");
+	for (i = 0; i < n && !rc; i++)
+		rc = columns[i] ? pm_strlist_push(&cols, columns[i])
+				: pm_err(PAIMON_EINVAL, "paimon_table_write_with_write_type: NULL column name");
+	if (!rc)
+		rc = pm_table_writer_set_write_cols(w->w, n ? &cols : NULL);
+	pm_strlist_dispose(&cols);
+	return rc;
+}
+
+int pm_api_commit_message_new(pm_manifest_entry_list *entries, int64_t check_from_snapshot,
+			      paimon_commit_message **out)
+{
+	paimon_commit_message *m = pm_calloc(1, sizeof *m);
+	(void)check_from_snapshot;
+	*out = NULL;
+	if (!m)
+		return PAIMON_ENOMEM;
+	m->entries = *entries;
+	memset(entries, 0, sizeof *entries);
+	*out = m;
+	return 0;
+}
+
 int64_t paimon_table_write_row_count(const paimon_table_write *w)
 {
 	return w ? pm_table_writer_row_count(w->w) : 0;

@@ -9,8 +9,10 @@
 
 #include "paimonc/catalog.h"
 #include "paimonc/sys/fileio.h"
+#include "paimonc/table.h"
 #include "core/strs.h"
 #include "io/fileio.h"
+#include "meta/manifest.h"
 #include "meta/schema.h"
 #include "meta/snapshot.h"
 
@@ -76,5 +78,11 @@ int pm_api_buf_out(int rc, pm_buf *b, char **out);
 int pm_schema_handle_new(pm_table_schema *s, paimon_schema **out);
 /* Wraps a snapshot (takes ownership on success). */
 int pm_snapshot_handle_new(pm_snapshot *s, paimon_snapshot **out);
+
+/* A commit message holding `entries` (moved: *entries is left empty) of
+ * an update planned on snapshot check_from_snapshot (-1: none); *out
+ * owned by the caller (paimon_commit_message_free). */
+int pm_api_commit_message_new(pm_manifest_entry_list *entries, int64_t check_from_snapshot,
+			      paimon_commit_message **out);
 
 #endif

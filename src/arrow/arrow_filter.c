@@ -586,3 +586,58 @@ int pm_arrow_head(const struct ArrowSchema *s, const struct ArrowArray *in, int6
 	rows r = {NULL, 0, n, 0};
 	return run(s, in, &r, out);
 }
+
+/* ------------------------------------------------------------- gather */
+
+struct pm_arrow_gather {
+	const struct ArrowSchema *s;
+	pm_array_builder *ab;
+};
+
+int pm_arrow_gather_new(const struct ArrowSchema *s, pm_arrow_gather **out)
+{
+	pm_arrow_gather *g;
+	*out = NULL;
+	if (!s)
+		return pm_err(PAIMON_EINVAL, "gather: no schema");
+	if (!(g = pm_calloc(1, sizeof *g)))
+		return PAIMON_ENOMEM;
+	g->s = s;
+	if (!(g->ab = make_builder(s, 0))) {
+		int rc = pm_err_code() ? pm_err_code() : PAIMON_ENOMEM;
+		pm_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+int pm_arrow_gather_range(pm_arrow_gather *g, const struct ArrowArray *in, int64_t start, int64_t n)
+{
+	rows r = {NULL, start, n, 0};
+	if (!in || start < 0 || n < 0 || start > in->length - n)
+		return pm_err(PAIMON_EINVAL, "gather: rows [%lld, +%lld) out of an array of %lld", (long long)start,
+			      (long long)n, (long long)(in ? in->length : 0));
+	return append_rows(g->ab, g->s, in, &r);
+}
+
+int pm_arrow_gather_finish(pm_arrow_gather *g, struct ArrowArray *out)
+{
+	int rc;
+	memset(out, 0, sizeof *out);
+	rc = pm_ab_finish(g->ab, out);
+	if (!rc)
+		fix_null_types(g->s, out);
+	pm_ab_free(g->ab);
+	if (!(g->ab = make_builder(g->s, 0)) && !rc)
+		rc = pm_err_code() ? pm_err_code() : PAIMON_ENOMEM;
+	return rc;
+}
+
+void pm_arrow_gather_free(pm_arrow_gather *g)
+{
+	if (!g)
+		return;
+	pm_ab_free(g->ab);
+	pm_free(g);
+}

@@ -23,4 +23,16 @@ int64_t pm_arrow_sel_count(const uint8_t *sel, int64_t n);
 int pm_arrow_head(const struct ArrowSchema *s, const struct ArrowArray *in, int64_t n,
 		  struct ArrowArray *out);
 
+/*
+ * Gathering rows of several arrays of one type (schema s, borrowed, must
+ * outlive the gatherer) into one: ranges are appended in call order and
+ * finish exports what was appended (fresh buffers) and starts over.
+ */
+typedef struct pm_arrow_gather pm_arrow_gather;
+int pm_arrow_gather_new(const struct ArrowSchema *s, pm_arrow_gather **out);
+/* Appends rows [start, start + n) of in (logical rows: in->offset applies). */
+int pm_arrow_gather_range(pm_arrow_gather *g, const struct ArrowArray *in, int64_t start, int64_t n);
+int pm_arrow_gather_finish(pm_arrow_gather *g, struct ArrowArray *out);
+void pm_arrow_gather_free(pm_arrow_gather *g);
+
 #endif

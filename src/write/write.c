@@ -76,6 +76,8 @@ struct pm_table_writer {
 	const pm_format *fmt;      /* file.format */
 	pm_format_wopts *wopts;    /* its writer options */
 	pm_roll_config roll;       /* shared by every group's file set */
+	pm_roll_config roll_one;   /* the same, never rolling (pm_table_writer_file) */
+	int row_tracking;          /* row-tracking.enabled */
 	int64_t target_size;
 	int64_t target_rows;
 	char *prefix;              /* data-file.prefix */
@@ -88,6 +90,12 @@ struct pm_table_writer {
 	const pm_type **bkey_types;
 	pm_stats_mode *modes;
 	int dense;
+	/* with_write_type: the schema field indexes the data files hold, in
+	 * the caller's order (NULL: all fields, table order), and their ROW */
+	size_t *wcols;
+	size_t n_wcols;
+	uint8_t *in_wcols;         /* per schema field: 1 when written */
+	pm_type *wrow;
 
 	wgroup **groups;
 	size_t n_groups, cap_groups;
@@ -241,6 +249,8 @@ static int setup_options(pm_table_writer *w)
 	}
 	if ((rc = pm_stats_modes(w->schema, &w->modes, &w->dense)))
 		return rc;
+	if ((v = opt(w, "row-tracking.enabled")) && pm_parse_bool(v, &w->row_tracking))
+		return pm_err(PAIMON_EINVAL, "option 'row-tracking.enabled': invalid value '%s'", v);
 	return 0;
 }
 
@@ -398,6 +408,13 @@ static int on_file(void *ctx, int companion, pm_data_file_meta *meta)
 	e->total_buckets = w->total_buckets;
 	e->file = *meta;
 	memset(meta, 0, sizeof *meta);
+	if (w->row_tracking) {
+		/* every new file counts its own sequence from 0 (Java's
+		 * data-evolution writers): min 0 makes the commit stamp the
+		 * snapshot id into both, also for rolled files */
+		e->file.min_sequence_number = 0;
+		e->file.max_sequence_number = e->file.row_count > 0 ? e->file.row_count - 1 : 0;
+	}
 	if ((rc = pm_bytes_set(&e->partition, g->partition.p, g->partition.n))) {
 		/* drop the half-built entry; the file stays listed for deletion */
 		pm_manifest_entry_dispose(e);
@@ -764,9 +781,13 @@ static int normalize(pm_table_writer *w, const struct ArrowArray *b, const struc
 		return pm_err(PAIMON_EINVAL, "write: the batch has null rows (top-level struct nulls)");
 	for (j = 0; j < s->n_children; j++) {
 		const char *name = s->children[j] ? s->children[j]->name : NULL;
-		if (!name || pm_schema_field_index(w->schema, name) < 0)
+		long fi = name ? pm_schema_field_index(w->schema, name) : -1;
+		if (fi < 0)
 			return pm_err(PAIMON_EINVAL, "write: column '%s' of the batch is not a column of the table",
 				      name ? name : "?");
+		if (w->in_wcols && !w->in_wcols[fi])
+			return pm_err(PAIMON_EINVAL, "write: column '%s' of the batch is not in the write type "
+				      "(with_write_type)", name);
 	}
 	v->n = nf;
 	if (!(v->ach = pm_calloc(nf, sizeof *v->ach)) || !(v->sch_ch = pm_calloc(nf, sizeof *v->sch_ch)) ||
@@ -777,6 +798,17 @@ static int normalize(pm_table_writer *w, const struct ArrowArray *b, const struc
 		const struct ArrowSchema *cs = NULL;
 		const struct ArrowArray *ca = NULL;
 		int nc;
+		if (w->in_wcols && !w->in_wcols[i]) {
+			/* not written: a placeholder of Arrow's null type (no
+			 * buffers) keeps the view in table order for routing */
+			if ((rc = pm_aschema_init(&v->own[i].s, "n", f->name, ARROW_FLAG_NULLABLE, 0)))
+				return rc;
+			if ((rc = make_null(&v->own[i].s, b->offset + b->length, &v->own[i].a)))
+				return rc;
+			v->sch_ch[i] = &v->own[i].s;
+			v->ach[i] = &v->own[i].a;
+			continue;
+		}
 		for (j = 0; j < s->n_children; j++)
 			if (!strcmp(s->children[j]->name, f->name)) {
 				if (cs)
@@ -920,6 +952,165 @@ fail:
 	return rc;
 }
 
+/* ------------------------------------------------- single-file writes */
+
+struct pm_table_writer_file {
+	wgroup g;                  /* its own file set, outside the routing table */
+	int64_t first_row_id;      /* < 0: none */
+	size_t first_done;         /* w->done.len at open */
+	int closed;
+};
+
+int pm_table_writer_file_open(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket,
+			      int64_t first_row_id, pm_table_writer_file **out)
+{
+	pm_table_writer_file *f;
+	pm_buf dir = PM_BUF_INIT;
+	int rc;
+	*out = NULL;
+	if (w->failed)
+		return pm_err(PAIMON_EINVAL, "write: the table writer failed earlier");
+	if (!(f = pm_calloc(1, sizeof *f)))
+		return PAIMON_ENOMEM;
+	f->g.w = w;
+	f->g.bucket = bucket;
+	f->first_row_id = first_row_id;
+	f->first_done = w->done.len;
+	w->roll_one = w->roll;
+	w->roll_one.target_size = INT64_MAX;
+	w->roll_one.target_rows = INT64_MAX;
+	if ((rc = pm_bytes_set(&f->g.partition, part, plen)) ||
+	    (rc = pm_table_data_dir(w->table_path, w->path_dir, &w->pi, part, plen, bucket, &dir)) ||
+	    (rc = pm_roll_set_new(&w->roll_one, pm_buf_cstr(&dir), &f->g, &f->g.rs))) {
+		pm_buf_dispose(&dir);
+		pm_table_writer_file_free(f);
+		return rc;
+	}
+	pm_buf_dispose(&dir);
+	*out = f;
+	return 0;
+}
+
+int pm_table_writer_file_write(pm_table_writer_file *f, const struct ArrowArray *batch, const struct ArrowSchema *schema)
+{
+	pm_table_writer *w = f->g.w;
+	view v;
+	int rc;
+	if (f->closed)
+		return pm_err(PAIMON_EINVAL, "write: the file was already closed");
+	if ((rc = normalize(w, batch, schema, &v))) {
+		view_dispose(&v);
+		return rc;
+	}
+	rc = v.arr.length ? pm_roll_set_write(f->g.rs, &v.arr, &v.sch) : 0;
+	view_dispose(&v);
+	if (!rc)
+		w->rows += batch->length;
+	return rc;
+}
+
+int pm_table_writer_file_close(pm_table_writer_file *f)
+{
+	pm_table_writer *w = f->g.w;
+	size_t i;
+	int rc;
+	if (f->closed)
+		return 0;
+	if ((rc = pm_roll_set_close_file(f->g.rs)))
+		return rc;
+	f->closed = 1;
+	for (i = f->first_done; i < w->done.len; i++) {
+		pm_data_file_meta *m = &w->done.items[i].file;
+		if (f->first_row_id >= 0) {
+			m->has_first_row_id = 1;
+			m->first_row_id = f->first_row_id;
+		}
+		/* a rewrite of existing rows: the commit stamps its snapshot */
+		m->min_sequence_number = 0;
+		m->max_sequence_number = 0;
+	}
+	return 0;
+}
+
+void pm_table_writer_file_free(pm_table_writer_file *f)
+{
+	if (!f)
+		return;
+	pm_roll_set_free(f->g.rs);
+	pm_bytes_dispose(&f->g.partition);
+	pm_free(f);
+}
+
+int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols)
+{
+	size_t i, k, nf = w->schema->nfields;
+	int rc;
+	if (w->rows || w->n_groups)
+		return pm_err(PAIMON_EINVAL, "with_write_type must be called before any write");
+	pm_free(w->wcols);
+	pm_free(w->in_wcols);
+	pm_type_free(w->wrow);
+	w->wcols = NULL;
+	w->in_wcols = NULL;
+	w->wrow = NULL;
+	w->n_wcols = 0;
+	w->roll.row = w->row_type;
+	w->roll.columns = NULL;
+	w->roll.n_columns = 0;
+	if (!cols)
+		return 0;
+	if (cols->len == 0)
+		return pm_err(PAIMON_EINVAL, "with_write_type: no columns given (table '%s')", w->table_path);
+	if (!(w->wcols = pm_calloc(cols->len, sizeof *w->wcols)) || !(w->in_wcols = pm_calloc(nf + 1, 1)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < cols->len; i++) {
+		long fi = pm_schema_field_index(w->schema, cols->items[i]);
+		if (fi < 0)
+			return pm_err(PAIMON_EINVAL, "with_write_type: column '%s' is not in table '%s'", cols->items[i],
+				      w->table_path);
+		if (w->in_wcols[fi])
+			return pm_err(PAIMON_EINVAL, "with_write_type: column '%s' is listed twice", cols->items[i]);
+		w->in_wcols[fi] = 1;
+		w->wcols[i] = (size_t)fi;
+	}
+	w->n_wcols = cols->len;
+	for (k = 0; k < w->pi.n; k++)
+		if (!w->in_wcols[w->pi.field_index[k]])
+			return pm_err(PAIMON_EINVAL, "with_write_type: partition column '%s' must be written (table '%s')",
+				      w->pi.names[k], w->table_path);
+	for (k = 0; k < w->n_bkey; k++)
+		if (!w->in_wcols[w->bkey_index[k]])
+			return pm_err(PAIMON_EINVAL, "with_write_type: bucket-key column '%s' must be written (table '%s')",
+				      w->schema->fields[w->bkey_index[k]].name, w->table_path);
+	if (cols->len == nf) {
+		/* every column: a plain write (as pypaimon), files keep
+		 * write_cols null; columns must still come in table order for
+		 * that, else the subset path keeps the caller's order */
+		for (i = 0; i < nf && w->wcols[i] == i; i++)
+			;
+		if (i == nf) {
+			pm_free(w->wcols);
+			pm_free(w->in_wcols);
+			w->wcols = NULL;
+			w->in_wcols = NULL;
+			w->n_wcols = 0;
+			return 0;
+		}
+	}
+	if (!(w->wrow = pm_type_new(PM_ROW)) || !(w->wrow->fields = pm_calloc(cols->len, sizeof(pm_field))))
+		return PAIMON_ENOMEM;
+	w->wrow->nullable = 0;
+	for (i = 0; i < cols->len; i++) {
+		if ((rc = pm_field_copy(&w->wrow->fields[i], &w->schema->fields[w->wcols[i]])))
+			return rc;
+		w->wrow->nfields++;
+	}
+	w->roll.row = w->wrow;
+	w->roll.columns = w->wcols;
+	w->roll.n_columns = w->n_wcols;
+	return 0;
+}
+
 int64_t pm_table_writer_row_count(const pm_table_writer *w)
 {
 	return w->rows;
@@ -993,6 +1184,8 @@ static int take_column(const struct ArrowSchema *s, const struct ArrowArray *a, 
 	int64_t i, base = a->offset + boff;
 	const uint8_t *valid = a->n_buffers > 0 && a->buffers ? a->buffers[0] : NULL;
 	int wd = 0, kind; /* 0 fixed, 1 bool, 2 bin32, 3 bin64 */
+	if (!strcmp(f, "n"))
+		return make_null(s, n, out); /* a column the write type leaves out */
 	if (!strcmp(f, "b"))
 		kind = 1;
 	else if (!strcmp(f, "u") || !strcmp(f, "z"))
@@ -1361,6 +1554,9 @@ void pm_table_writer_free(pm_table_writer *w)
 	if (w->has_pi)
 		pm_partition_info_dispose(&w->pi);
 	pm_type_free(w->row_type);
+	pm_type_free(w->wrow);
+	pm_free(w->wcols);
+	pm_free(w->in_wcols);
 	if (w->wopts)
 		w->fmt->write_options_free(w->wopts);
 	pm_schema_free(w->schema);

@@ -57,6 +57,34 @@ typedef struct pm_table_writer pm_table_writer;
 int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
 			const pm_strmap *opts, pm_table_writer **out);
 
+/*
+ * Partial-column writes (pypaimon's with_write_type, data-evolution
+ * tables): the data files hold only `cols` (in that order; the manifest
+ * lists them as _WRITE_COLS), the batches carry only those columns (a
+ * column outside them -> PAIMON_EINVAL), and the commit gives the rows
+ * fresh row ids, their other columns reading as null. Partition and
+ * bucket-key columns must be among them. NULL, or every column in table
+ * order, is a plain write. Before the first write only.
+ */
+int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols);
+
+/*
+ * One data file of given rows, never rolled, in (partition, bucket)
+ * `part` (serialized, arity prefix): the update file of a data-evolution
+ * group. Batches are as for pm_table_writer_write (with the write type of
+ * set_write_cols); close finishes the file, whose ADD entry joins the
+ * writer's next prepare_commit with first_row_id preset (when >= 0) and
+ * sequence numbers 0/0 (the commit stamps its snapshot id). A file set
+ * and its open file are the handle's: free removes an unfinished file;
+ * the handle must not outlive the writer.
+ */
+typedef struct pm_table_writer_file pm_table_writer_file;
+int pm_table_writer_file_open(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket,
+			      int64_t first_row_id, pm_table_writer_file **out);
+int pm_table_writer_file_write(pm_table_writer_file *f, const struct ArrowArray *batch, const struct ArrowSchema *schema);
+int pm_table_writer_file_close(pm_table_writer_file *f);
+void pm_table_writer_file_free(pm_table_writer_file *f);
+
 /* Writes one batch (not retained; the caller still releases it). After a
  * failure the writer refuses further writes (free it). */
 int pm_table_writer_write(pm_table_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);

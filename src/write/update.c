@@ -1,0 +1,604 @@
+/*
+ * write/update.c - updates by row id of data-evolution tables (see
+ * update.h).
+ *
+ * The input batches are kept as they came (moved in). Each input row is
+ * routed to its group, and the group's slot array (one int64 per row of
+ * the group: the input row's global index, -1 = not updated) records it,
+ * which also finds duplicates. Finishing walks every touched group
+ * position by position in runs: a run of consecutive input rows of one
+ * batch, or a run of unchanged rows of the current-values batch, is
+ * appended to a gatherer in one call (ranges, not rows), and every 64 Ki
+ * rows the gathered batch goes to the group's single update file.
+ */
+#include "write/update.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow/arrow_builder.h"
+#include "arrow/arrow_filter.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "read/read.h"
+#include "scan/scan.h"
+#include "table/partition.h"
+#include "write/write.h"
+
+#define GATHER_ROWS 65536
+#define ROW_ID_NAME "_ROW_ID"
+
+typedef struct ugroup {
+	int64_t start, count;          /* rows [start, start + count) */
+	pm_manifest_entry_list files;  /* its normal data files (copies) */
+	int64_t *slot;                 /* per row: input global index or -1; NULL = untouched */
+	int64_t covered;
+} ugroup;
+
+typedef struct uinput {
+	struct ArrowArray arr;         /* owned */
+	int64_t base;                  /* global index of its first row */
+	const int64_t *rid;            /* _ROW_ID values, offset applied */
+	struct ArrowArray view;        /* struct of the update columns (borrowed children) */
+	struct ArrowArray **vkids;
+} uinput;
+
+struct pm_row_id_update {
+	pm_fileio *io;
+	char *table_path;
+	pm_table_schema *schema;
+	pm_strmap opts;
+	pm_strlist cols;
+	int64_t snapshot_id;
+	ugroup *groups;
+	size_t n_groups;
+	uinput *in;
+	size_t n_in, cap_in;
+	int64_t rows;
+	int *in_child;                 /* per update column: child index in the batch being added */
+	int rid_child;
+	struct ArrowSchema out_schema; /* "+s" of the update columns, table types */
+	pm_table_writer *w;
+	int finished, failed;
+};
+
+int pm_file_is_companion(const char *name)
+{
+	size_t n = strlen(name);
+	return (n >= 5 && !strcmp(name + n - 5, ".blob")) || strstr(name, ".vector.") != NULL;
+}
+
+static void noop_release(struct ArrowArray *a)
+{
+	a->release = NULL;
+}
+
+static int opt_true(const pm_table_schema *s, const pm_strmap *o, const char *key)
+{
+	const char *v = o ? pm_strmap_get(o, key) : NULL;
+	int b = 0;
+	if (!v)
+		v = pm_strmap_get(&s->options, key);
+	return v && !pm_parse_bool(v, &b) && b;
+}
+
+static int cmp_entry_range(const void *a, const void *b)
+{
+	const pm_manifest_entry *x = *(const pm_manifest_entry *const *)a, *y = *(const pm_manifest_entry *const *)b;
+	if (x->file.first_row_id != y->file.first_row_id)
+		return x->file.first_row_id < y->file.first_row_id ? -1 : 1;
+	return x->file.row_count < y->file.row_count ? -1 : x->file.row_count > y->file.row_count;
+}
+
+/* Groups of the latest snapshot: normal files merged by overlapping
+ * row-id range (all normal files of a group must have the same range). */
+static int plan_groups(pm_row_id_update *u)
+{
+	pm_scan_plan plan;
+	pm_schema_cache sc;
+	const pm_manifest_entry **all = NULL;
+	size_t n = 0, cap = 0, i, k;
+	int rc;
+	memset(&plan, 0, sizeof plan);
+	if ((rc = pm_schema_cache_init(&sc, u->io, u->table_path, u->schema)))
+		return rc;
+	rc = pm_scan_plan_run(u->io, u->table_path, u->schema, &u->schema->options, NULL, &sc, &plan);
+	if (rc)
+		goto done;
+	u->snapshot_id = plan.snapshot_id;
+	for (i = 0; i < plan.n_splits; i++)
+		for (k = 0; k < plan.splits[i]->entries.len; k++) {
+			const pm_manifest_entry *e = &plan.splits[i]->entries.items[k];
+			if (pm_file_is_companion(e->file.file_name))
+				continue;
+			if (!e->file.has_first_row_id) {
+				rc = pm_err(PAIMON_EINVAL, "update: data file %s of table %s has no first row id "
+					    "(written before row tracking?)", e->file.file_name, u->table_path);
+				goto done;
+			}
+			if (n == cap) {
+				size_t nc = cap ? cap * 2 : 64;
+				const pm_manifest_entry **na = pm_realloc(all, nc * sizeof *na);
+				if (!na) {
+					rc = PAIMON_ENOMEM;
+					goto done;
+				}
+				all = na;
+				cap = nc;
+			}
+			all[n++] = e;
+		}
+	if (n)
+		qsort(all, n, sizeof *all, cmp_entry_range);
+	if (!(u->groups = pm_calloc(n ? n : 1, sizeof *u->groups))) {
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
+	for (i = 0; i < n; i++) {
+		const pm_manifest_entry *e = all[i];
+		ugroup *g = u->n_groups ? &u->groups[u->n_groups - 1] : NULL;
+		if (g && e->file.first_row_id < g->start + g->count) {
+			if (e->file.first_row_id != g->start || e->file.row_count != g->count) {
+				rc = pm_err(PAIMON_ECORRUPT,
+					    "update: data files %s and %s of table %s overlap but cover different "
+					    "row-id ranges ([%lld, +%lld) and [%lld, +%lld))",
+					    g->files.items[0].file.file_name, e->file.file_name, u->table_path,
+					    (long long)g->start, (long long)g->count, (long long)e->file.first_row_id,
+					    (long long)e->file.row_count);
+				goto done;
+			}
+		} else {
+			if (e->file.row_count <= 0)
+				continue;
+			g = &u->groups[u->n_groups++];
+			g->start = e->file.first_row_id;
+			g->count = e->file.row_count;
+		}
+		if ((rc = pm_manifest_entry_list_append_copy(&g->files, e)))
+			goto done;
+	}
+done:
+	pm_free(all);
+	pm_scan_plan_dispose(&plan);
+	pm_schema_cache_dispose(&sc);
+	return rc;
+}
+
+int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_schema *s, const pm_strmap *opts,
+			 const pm_strlist *cols, pm_row_id_update **out)
+{
+	pm_row_id_update *u;
+	pm_partition_info pi;
+	size_t i, k;
+	int rc;
+	*out = NULL;
+	if (!cols || !cols->len)
+		return pm_err(PAIMON_EINVAL, "update: no update columns given (table %s)", table_path);
+	if (s->primary_keys.len)
+		return pm_err(PAIMON_EINVAL, "update by row id: table %s has a primary key", table_path);
+	if (!opt_true(s, opts, "row-tracking.enabled") || !opt_true(s, opts, "data-evolution.enabled"))
+		return pm_err(PAIMON_EINVAL, "update by row id needs 'row-tracking.enabled' = 'true' and "
+			      "'data-evolution.enabled' = 'true' (table %s)", table_path);
+	if ((rc = pm_partition_info_init(&pi, s)))
+		return rc;
+	for (i = 0; i < cols->len; i++) {
+		const char *c = cols->items[i];
+		long fi;
+		if (!strcmp(c, ROW_ID_NAME) || !strcmp(c, "_SEQUENCE_NUMBER")) {
+			rc = pm_err(PAIMON_EINVAL, "update: system column '%s' cannot be updated (table %s)", c,
+				    table_path);
+			goto fail_pi;
+		}
+		if ((fi = pm_schema_field_index(s, c)) < 0) {
+			rc = pm_err(PAIMON_EINVAL, "update: column '%s' does not exist in table %s", c, table_path);
+			goto fail_pi;
+		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(cols->items[k], c)) {
+				rc = pm_err(PAIMON_EINVAL, "update: column '%s' is listed twice", c);
+				goto fail_pi;
+			}
+		for (k = 0; k < pi.n; k++)
+			if (!strcmp(pi.names[k], c)) {
+				rc = pm_err(PAIMON_EINVAL, "update: '%s' is a partition column of table %s and cannot be "
+					    "updated", c, table_path);
+				goto fail_pi;
+			}
+		if (s->fields[fi].type->root == PM_BLOB) {
+			rc = pm_err(PAIMON_EUNSUPPORTED, "update: BLOB column '%s' of table %s cannot be updated "
+				    "by row id yet", c, table_path);
+			goto fail_pi;
+		}
+	}
+	pm_partition_info_dispose(&pi);
+	if (!(u = pm_calloc(1, sizeof *u)))
+		return PAIMON_ENOMEM;
+	u->io = io;
+	u->snapshot_id = -1;
+	u->rid_child = -1;
+	if (!(u->table_path = pm_strdup(table_path)) || !(u->in_child = pm_calloc(cols->len, sizeof *u->in_child))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	if ((rc = pm_schema_copy(s, &u->schema)) || (rc = pm_strlist_copy(&u->cols, cols)))
+		goto fail;
+	if (opts && (rc = pm_strmap_copy(&u->opts, opts)))
+		goto fail;
+	if ((rc = pm_aschema_init(&u->out_schema, "+s", "", 0, (int64_t)cols->len)))
+		goto fail;
+	for (i = 0; i < cols->len; i++) {
+		long fi = pm_schema_field_index(s, cols->items[i]);
+		if ((rc = pm_field_to_arrow(&s->fields[fi], u->out_schema.children[i])))
+			goto fail;
+	}
+	if ((rc = plan_groups(u)))
+		goto fail;
+	if ((rc = pm_table_writer_new(io, table_path, s, opts, &u->w)) ||
+	    (rc = pm_table_writer_set_write_cols(u->w, cols)))
+		goto fail;
+	*out = u;
+	return 0;
+fail_pi:
+	pm_partition_info_dispose(&pi);
+	return rc;
+fail:
+	pm_row_id_update_free(u);
+	return rc;
+}
+
+int64_t pm_row_id_update_base_snapshot(const pm_row_id_update *u)
+{
+	return u->snapshot_id;
+}
+
+int64_t pm_row_id_update_row_count(const pm_row_id_update *u)
+{
+	return u->rows;
+}
+
+/* Same Arrow layout (formats, recursively). */
+static int same_layout(const struct ArrowSchema *a, const struct ArrowSchema *b)
+{
+	int64_t i;
+	if (!a->format || !b->format || strcmp(a->format, b->format) || a->n_children != b->n_children)
+		return 0;
+	for (i = 0; i < a->n_children; i++)
+		if (!same_layout(a->children[i], b->children[i]))
+			return 0;
+	return 1;
+}
+
+static const char *table_name(const pm_row_id_update *u)
+{
+	return u->table_path;
+}
+
+/* Binds the columns of the first batch's schema. */
+static int bind_input(pm_row_id_update *u, const struct ArrowSchema *s)
+{
+	int64_t j;
+	size_t k;
+	if (!s || !s->format || strcmp(s->format, "+s"))
+		return pm_err(PAIMON_EINVAL, "update: the input must be a struct batch (Arrow format '+s')");
+	for (k = 0; k < u->cols.len; k++)
+		u->in_child[k] = -1;
+	u->rid_child = -1;
+	for (j = 0; j < s->n_children; j++) {
+		const char *name = s->children[j]->name ? s->children[j]->name : "";
+		long c = pm_strlist_find(&u->cols, name);
+		if (!strcmp(name, ROW_ID_NAME)) {
+			if (u->rid_child >= 0)
+				return pm_err(PAIMON_EINVAL, "update: column '_ROW_ID' appears twice in the input");
+			if (strcmp(s->children[j]->format, "l"))
+				return pm_err(PAIMON_EINVAL, "update: input column '_ROW_ID' must be int64 (Arrow 'l'), "
+					      "not '%s'", s->children[j]->format);
+			u->rid_child = (int)j;
+			continue;
+		}
+		if (c < 0)
+			return pm_err(PAIMON_EINVAL, "update: input column '%s' is neither _ROW_ID nor an update column "
+				      "of table %s", name, table_name(u));
+		if (u->in_child[c] >= 0)
+			return pm_err(PAIMON_EINVAL, "update: column '%s' appears twice in the input", name);
+		if (!same_layout(s->children[j], u->out_schema.children[c]))
+			return pm_err(PAIMON_EINVAL, "update: input column '%s' has Arrow type '%s', the table column "
+				      "reads as '%s' (cast the input first)", name, s->children[j]->format,
+				      u->out_schema.children[c]->format);
+		u->in_child[c] = (int)j;
+	}
+	if (u->rid_child < 0)
+		return pm_err(PAIMON_EINVAL, "update: the input has no _ROW_ID column (table %s)", table_name(u));
+	for (k = 0; k < u->cols.len; k++)
+		if (u->in_child[k] < 0)
+			return pm_err(PAIMON_EINVAL, "update: the input lacks update column '%s' (table %s)",
+				      u->cols.items[k], table_name(u));
+	return 0;
+}
+
+static int find_group(const pm_row_id_update *u, int64_t rid)
+{
+	size_t lo = 0, hi = u->n_groups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->groups[mid].start <= rid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	lo--;
+	return rid < u->groups[lo].start + u->groups[lo].count ? (int)lo : -1;
+}
+
+int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const struct ArrowSchema *schema)
+{
+	uinput *in;
+	const struct ArrowArray *ra;
+	int64_t n, r;
+	size_t k;
+	int rc;
+	if (!batch || !batch->release)
+		return pm_err(PAIMON_EINVAL, "update: released or NULL input batch");
+	if (u->finished || u->failed) {
+		batch->release(batch);
+		return pm_err(PAIMON_EINVAL, "update: the updater is finished or failed earlier");
+	}
+	if ((rc = bind_input(u, schema))) {
+		batch->release(batch);
+		return rc;
+	}
+	if (batch->n_children != schema->n_children || batch->length < 0) {
+		batch->release(batch);
+		return pm_err(PAIMON_EINVAL, "update: the batch does not match its schema");
+	}
+	if (u->n_in == u->cap_in) {
+		size_t nc = u->cap_in ? u->cap_in * 2 : 16;
+		uinput *ni = pm_realloc(u->in, nc * sizeof *ni);
+		if (!ni) {
+			batch->release(batch);
+			return PAIMON_ENOMEM;
+		}
+		u->in = ni;
+		u->cap_in = nc;
+	}
+	in = &u->in[u->n_in];
+	memset(in, 0, sizeof *in);
+	in->arr = *batch;
+	batch->release = NULL;
+	in->base = u->rows;
+	n = in->arr.length;
+	ra = in->arr.children[u->rid_child];
+	if (!ra || ra->length < in->arr.offset + n || ra->n_buffers < 2 || !ra->buffers || !ra->buffers[1]) {
+		in->arr.release(&in->arr);
+		return pm_err(PAIMON_EINVAL, "update: malformed _ROW_ID array");
+	}
+	if (ra->null_count != 0 && ra->buffers[0]) {
+		const uint8_t *v = ra->buffers[0];
+		for (r = 0; r < n; r++) {
+			int64_t b = ra->offset + in->arr.offset + r;
+			if (!(v[b >> 3] >> (b & 7) & 1)) {
+				in->arr.release(&in->arr);
+				return pm_err(PAIMON_EINVAL, "update: _ROW_ID is null in input row %lld (table %s)",
+					      (long long)(u->rows + r), table_name(u));
+			}
+		}
+	}
+	in->rid = (const int64_t *)ra->buffers[1] + ra->offset + in->arr.offset;
+	if (!(in->vkids = pm_calloc(u->cols.len, sizeof *in->vkids))) {
+		in->arr.release(&in->arr);
+		return PAIMON_ENOMEM;
+	}
+	for (k = 0; k < u->cols.len; k++)
+		in->vkids[k] = in->arr.children[u->in_child[k]];
+	memset(&in->view, 0, sizeof in->view);
+	{
+		static const void *nobuf[1] = {NULL};
+		in->view.buffers = nobuf;
+	}
+	in->view.length = n;
+	in->view.offset = in->arr.offset;
+	in->view.n_buffers = 1;
+	in->view.n_children = (int64_t)u->cols.len;
+	in->view.children = in->vkids;
+	in->view.release = noop_release;
+	u->n_in++;
+	/* route */
+	for (r = 0; r < n; r++) {
+		int64_t rid = in->rid[r];
+		int gi = find_group(u, rid);
+		ugroup *g;
+		if (gi < 0) {
+			u->failed = 1;
+			return pm_err(PAIMON_EINVAL, "update: _ROW_ID %lld is not a row of snapshot %lld of table %s",
+				      (long long)rid, (long long)u->snapshot_id, table_name(u));
+		}
+		g = &u->groups[gi];
+		if (!g->slot) {
+			if (!(g->slot = pm_malloc((size_t)g->count * sizeof *g->slot))) {
+				u->failed = 1;
+				return PAIMON_ENOMEM;
+			}
+			memset(g->slot, 0xff, (size_t)g->count * sizeof *g->slot);
+		}
+		if (g->slot[rid - g->start] >= 0) {
+			u->failed = 1;
+			return pm_err(PAIMON_EINVAL, "update: _ROW_ID %lld appears more than once in the update of "
+				      "table %s", (long long)rid, table_name(u));
+		}
+		g->slot[rid - g->start] = u->rows + r;
+		g->covered++;
+	}
+	u->rows += n;
+	return 0;
+}
+
+/* Input batch of a global row index. */
+static size_t input_of(const pm_row_id_update *u, int64_t gidx)
+{
+	size_t lo = 0, hi = u->n_in;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->in[mid].base <= gidx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - 1;
+}
+
+static int flush_gather(pm_row_id_update *u, pm_arrow_gather *ga, pm_table_writer_file *f)
+{
+	struct ArrowArray out;
+	int rc = pm_arrow_gather_finish(ga, &out);
+	if (rc)
+		return rc;
+	rc = pm_table_writer_file_write(f, &out, &u->out_schema);
+	out.release(&out);
+	return rc;
+}
+
+/* Opens a read of the current values of the update columns of g. */
+static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayStream *st)
+{
+	pm_split sp, *spp = &sp;
+	pm_read_spec spec;
+	memset(&sp, 0, sizeof sp);
+	sp.snapshot_id = u->snapshot_id;
+	sp.kind = g->files.len > 1 ? PM_SPLIT_DATA_EVOLUTION : PM_SPLIT_APPEND;
+	sp.partition = g->files.items[0].partition;
+	sp.bucket = g->files.items[0].bucket;
+	sp.row_count = g->count;
+	sp.entries = g->files;
+	memset(&spec, 0, sizeof spec);
+	spec.io = u->io;
+	spec.table_path = u->table_path;
+	spec.schema = u->schema;
+	spec.projection = &u->cols;
+	spec.limit = -1;
+	spec.batch_rows = GATHER_ROWS;
+	spec.options = &u->schema->options;
+	return pm_read_stream(&spec, (const pm_split *const *)&spp, 1, st);
+}
+
+static int write_group(pm_row_id_update *u, ugroup *g)
+{
+	struct ArrowArrayStream st;
+	struct ArrowArray cur;
+	int64_t cur_base = 0, p = 0, gathered = 0;
+	pm_arrow_gather *ga = NULL;
+	pm_table_writer_file *f = NULL;
+	const pm_manifest_entry *e0 = &g->files.items[0];
+	int need_read = g->covered < g->count, rc;
+	memset(&st, 0, sizeof st);
+	memset(&cur, 0, sizeof cur);
+	if (need_read && (rc = open_current(u, g, &st)))
+		return pm_err_wrap("update: reading the current values of rows [%lld, %lld) of table %s",
+				   (long long)g->start, (long long)(g->start + g->count), table_name(u));
+	if ((rc = pm_arrow_gather_new(&u->out_schema, &ga)) ||
+	    (rc = pm_table_writer_file_open(u->w, e0->partition.p, e0->partition.n, e0->bucket, g->start, &f)))
+		goto done;
+	while (p < g->count) {
+		int64_t s = g->slot[p], end = p + 1;
+		if (s >= 0) {
+			size_t k = input_of(u, s);
+			const uinput *in = &u->in[k];
+			int64_t lim = in->base + in->arr.length;
+			while (end < g->count && g->slot[end] == s + (end - p) && s + (end - p) < lim &&
+			       gathered + (end - p) < GATHER_ROWS)
+				end++;
+			rc = pm_arrow_gather_range(ga, &in->view, s - in->base, end - p);
+		} else {
+			/* unchanged rows: from the current-values batch holding p */
+			while (!cur.release || p >= cur_base + cur.length) {
+				if (cur.release) {
+					cur_base += cur.length;
+					cur.release(&cur);
+				}
+				memset(&cur, 0, sizeof cur);
+				if ((rc = st.get_next(&st, &cur))) {
+					const char *m = st.get_last_error ? st.get_last_error(&st) : NULL;
+					rc = pm_err(rc > 0 ? PAIMON_EIO : rc, "update: reading the current values of table "
+						    "%s: %s", table_name(u), m ? m : "read failed");
+					goto done;
+				}
+				if (!cur.release) {
+					rc = pm_err(PAIMON_ECORRUPT, "update: the files of rows [%lld, %lld) of table %s "
+						    "hold only %lld rows", (long long)g->start,
+						    (long long)(g->start + g->count), table_name(u), (long long)cur_base);
+					goto done;
+				}
+			}
+			while (end < g->count && g->slot[end] < 0 && end < cur_base + cur.length &&
+			       gathered + (end - p) < GATHER_ROWS)
+				end++;
+			rc = pm_arrow_gather_range(ga, &cur, p - cur_base, end - p);
+		}
+		if (rc)
+			goto done;
+		gathered += end - p;
+		p = end;
+		if (gathered >= GATHER_ROWS) {
+			if ((rc = flush_gather(u, ga, f)))
+				goto done;
+			gathered = 0;
+		}
+	}
+	if (gathered && (rc = flush_gather(u, ga, f)))
+		goto done;
+	rc = pm_table_writer_file_close(f);
+done:
+	if (cur.release)
+		cur.release(&cur);
+	if (st.release)
+		st.release(&st);
+	pm_arrow_gather_free(ga);
+	pm_table_writer_file_free(f);
+	return rc;
+}
+
+int pm_row_id_update_finish(pm_row_id_update *u, pm_manifest_entry_list *out)
+{
+	size_t i;
+	int rc;
+	if (u->finished || u->failed)
+		return pm_err(PAIMON_EINVAL, "update: the updater is finished or failed earlier");
+	for (i = 0; i < u->n_groups; i++)
+		if (u->groups[i].slot && (rc = write_group(u, &u->groups[i]))) {
+			u->failed = 1;
+			return rc;
+		}
+	if ((rc = pm_table_writer_prepare_commit(u->w, out))) {
+		u->failed = 1;
+		return rc;
+	}
+	u->finished = 1;
+	return 0;
+}
+
+void pm_row_id_update_free(pm_row_id_update *u)
+{
+	size_t i;
+	if (!u)
+		return;
+	pm_table_writer_free(u->w);
+	for (i = 0; i < u->n_groups; i++) {
+		pm_manifest_entry_list_dispose(&u->groups[i].files);
+		pm_free(u->groups[i].slot);
+	}
+	pm_free(u->groups);
+	for (i = 0; i < u->n_in; i++) {
+		if (u->in[i].arr.release)
+			u->in[i].arr.release(&u->in[i].arr);
+		pm_free(u->in[i].vkids);
+	}
+	pm_free(u->in);
+	pm_free(u->in_child);
+	if (u->out_schema.release)
+		u->out_schema.release(&u->out_schema);
+	pm_strlist_dispose(&u->cols);
+	pm_strmap_dispose(&u->opts);
+	pm_schema_free(u->schema);
+	pm_free(u->table_path);
+	pm_free(u);
+}

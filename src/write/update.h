@@ -1,0 +1,70 @@
+/*
+ * write/update.h - updates of data-evolution tables by row id (pypaimon's
+ * TableUpdateByRowId, spec ai-format §3.3, §3.5): new values for some
+ * columns of some rows, named by _ROW_ID, written as one new data file per
+ * touched file group holding only the updated columns for the group's
+ * whole row range (unchanged rows carry their current values), with the
+ * group's first_row_id preset. Nothing else is rewritten; the read merges
+ * per column the newest file of the group.
+ *
+ * Planning is done once, on the latest snapshot, when the updater is made:
+ * the groups are the normal data files (not .blob, not .vector.*) merged
+ * by overlapping row-id ranges, per partition. Input rows carry _ROW_ID
+ * (BIGINT, no nulls) and the update columns, in the Arrow types a read
+ * gives them (pm_type_to_arrow). Rows are routed to their group by binary
+ * search; a row id outside every group of the snapshot, or the same row
+ * id twice in one update, is PAIMON_EINVAL naming it and the table. A
+ * group every row of which is updated is written from the input alone;
+ * otherwise the current values of the update columns are read (a
+ * data-evolution read of that group) and the new values spliced in.
+ *
+ * Refused (PAIMON_EINVAL naming the table and column): tables without
+ * row-tracking.enabled and data-evolution.enabled, primary-key tables,
+ * unknown columns, partition columns, _ROW_ID / _SEQUENCE_NUMBER, BLOB
+ * columns (their updates are .blob deltas: not supported yet,
+ * PAIMON_EUNSUPPORTED).
+ *
+ * Ownership: the schema and options are copied; batches given to
+ * pm_row_id_update_add are moved into the updater (released by it).
+ */
+#ifndef PM_WRITE_UPDATE_H
+#define PM_WRITE_UPDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/strs.h"
+#include "io/fileio.h"
+#include "meta/manifest.h"
+#include "meta/schema.h"
+#include "paimonc/arrow_c.h"
+
+typedef struct pm_row_id_update pm_row_id_update;
+
+/* cols: the update columns (at least one; no duplicates). opts: writer
+ * options over the table's (may be NULL). */
+int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_schema *s, const pm_strmap *opts,
+			 const pm_strlist *cols, pm_row_id_update **out);
+
+/* The snapshot the update was planned on (-1: empty table). */
+int64_t pm_row_id_update_base_snapshot(const pm_row_id_update *u);
+
+/* Takes a struct batch (moved: *batch is released by the updater, also
+ * on failure; the schema is copied) with _ROW_ID and every update column
+ * (any order, matched by name, nothing else). */
+int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const struct ArrowSchema *schema);
+
+/* Rows given so far. */
+int64_t pm_row_id_update_row_count(const pm_row_id_update *u);
+
+/* Writes the update files and appends their ADD entries to out. Once
+ * only. Files are deleted by free unless this succeeded. */
+int pm_row_id_update_finish(pm_row_id_update *u, pm_manifest_entry_list *out);
+
+void pm_row_id_update_free(pm_row_id_update *u);
+
+/* Whether a file name is a BLOB (.blob) or vector-store (.vector.)
+ * companion rather than a normal data file. */
+int pm_file_is_companion(const char *file_name);
+
+#endif
