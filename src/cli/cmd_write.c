@@ -23,6 +23,14 @@ typedef struct wstate {
 	const char *input_name; /* for messages */
 	const char *table_ident;
 	paimon_table_write *w;
+	/* `paimonc update`: the update (made at the first batch, whose
+	 * columns other than _ROW_ID are the update columns unless
+	 * --columns named them) */
+	int update;
+	paimon_table *table;
+	paimon_options *wopts;
+	const char *columns;    /* --columns a,b or NULL */
+	paimon_table_update *u;
 	struct ArrowSchema tschema; /* the table's row type */
 	tio_col **cols;
 	size_t ncols;
@@ -97,6 +105,54 @@ static void progress(wstate *st, int final)
 }
 
 /* Writes the buffered rows of st->cols as one batch. */
+/* The update of `paimonc update`, made for the columns of batch schema s. */
+static int update_for(wstate *st, const struct ArrowSchema *s)
+{
+	const char *names[1024];
+	char *copy = NULL;
+	size_t n = 0;
+	int64_t j;
+	int rc;
+	if (st->u)
+		return CLI_CONTINUE;
+	if (st->columns) {
+		char *p, *save = NULL;
+		if (!(copy = strdup(st->columns)))
+			return woom();
+		for (p = strtok_r(copy, ",", &save); p && n < 1024; p = strtok_r(NULL, ",", &save))
+			names[n++] = p;
+	} else {
+		for (j = 0; j < s->n_children && n < 1024; j++)
+			if (strcmp(s->children[j]->name, "_ROW_ID"))
+				names[n++] = s->children[j]->name;
+	}
+	rc = paimon_table_update_new(&st->u, st->table, names, n, st->wopts);
+	free(copy);
+	if (rc < 0) {
+		st->u = NULL;
+		return wfail();
+	}
+	return CLI_CONTINUE;
+}
+
+/* Hands a batch to the writer or the update; the batch is released. */
+static int sink_batch(wstate *st, struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	int rc;
+	if (st->update) {
+		if ((rc = update_for(st, s)) != CLI_CONTINUE) {
+			a->release(a);
+			return rc;
+		}
+		st->rows += a->length;
+		return paimon_table_update_write_arrow(st->u, a, s) < 0 ? wfail() : CLI_CONTINUE;
+	}
+	rc = paimon_table_write_arrow(st->w, a, s);
+	st->rows += a->length;
+	a->release(a);
+	return rc < 0 ? wfail() : CLI_CONTINUE;
+}
+
 static int flush_batch(wstate *st)
 {
 	struct ArrowArray a;
@@ -106,12 +162,10 @@ static int flush_batch(wstate *st)
 		return CLI_CONTINUE;
 	if ((rc = tio_batch_finish(st->cols, st->ncols, &a, &s)) < 0)
 		return rc == TIO_ENOMEM ? woom() : werror("internal: columns of unequal length");
-	rc = paimon_table_write_arrow(st->w, &a, &s);
-	st->rows += a.length;
-	a.release(&a);
+	rc = sink_batch(st, &a, &s);
 	s.release(&s);
-	if (rc < 0)
-		return wfail();
+	if (rc != CLI_CONTINUE)
+		return rc;
 	progress(st, 0);
 	return CLI_CONTINUE;
 }
@@ -370,13 +424,8 @@ static int read_parquet(wstate *st, const char *path)
 		}
 		if (eof)
 			break;
-		if (paimon_table_write_arrow(st->w, &a, &s) < 0) {
-			a.release(&a);
-			rc = wfail();
+		if ((rc = sink_batch(st, &a, &s)) != CLI_CONTINUE)
 			goto out;
-		}
-		st->rows += a.length;
-		a.release(&a);
 		(void)total;
 		progress(st, 0);
 	}
@@ -467,9 +516,9 @@ static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
 	return rc;
 }
 
-static int write_main(cli_ctx *ctx, int argc, char **argv)
+static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 {
-	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input;
+	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input, *cols_arg = NULL;
 	size_t npos, i;
 	int overwrite = 0, rc;
 	enum in_format fmt = IN_CSV;
@@ -482,6 +531,7 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	FILE *in = NULL;
 	wstate st;
 	int64_t snap = -1;
+	struct ArrowSchema full, rid_schema, **ukids = NULL;
 	const cli_opt opts[] = {
 		{CLI_OPT_VALUE, 'f', "format", "FMT", "input format: parquet, csv, tsv or jsonl (default: from the file name)",
 		 &fmt_arg, 0},
@@ -500,9 +550,20 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
 		{0},
 	};
+	const cli_opt uopts[] = {
+		{CLI_OPT_VALUE, 'f', "format", "FMT", "input format: parquet, csv, tsv or jsonl (default: from the file name)",
+		 &fmt_arg, 0},
+		{CLI_OPT_VALUE, 'c', "columns", "A,B,...",
+		 "the columns to update (default: every input column but _ROW_ID)", &cols_arg, 0},
+		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE", "write option, e.g. file.compression=zstd; commit.* go to "
+		 "the committer (repeatable)", &optlist, 0},
+		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
+		{0},
+	};
 
 	memset(&st, 0, sizeof st);
-	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+	memset(&full, 0, sizeof full);
+	if ((rc = cli_parse(ctx, update ? uopts : opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
 		goto out;
 	input = pos[1];
 	if (!strcmp(input, "-") && !fmt_arg) {
@@ -553,7 +614,32 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	st.table_ident = pos[0];
-	if (paimon_table_write_new(&st.w, t, wopts) < 0) {
+	st.update = update;
+	st.table = t;
+	st.wopts = wopts;
+	st.columns = cols_arg;
+	if (update) {
+		/* the input's columns: the table's and _ROW_ID (a view over
+		 * the table's row type, which `full` keeps for release) */
+		int64_t j;
+		full = st.tschema;
+		memset(&st.tschema, 0, sizeof st.tschema);
+		if (!(ukids = calloc((size_t)full.n_children + 1, sizeof *ukids))) {
+			rc = woom();
+			goto out;
+		}
+		for (j = 0; j < full.n_children; j++)
+			ukids[j] = full.children[j];
+		memset(&rid_schema, 0, sizeof rid_schema);
+		rid_schema.format = "l";
+		rid_schema.name = "_ROW_ID";
+		rid_schema.release = NULL;
+		ukids[full.n_children] = &rid_schema;
+		st.tschema.format = "+s";
+		st.tschema.name = "";
+		st.tschema.n_children = full.n_children + 1;
+		st.tschema.children = ukids;
+	} else if (paimon_table_write_new(&st.w, t, wopts) < 0) {
 		st.w = NULL;
 		rc = wfail();
 		goto out;
@@ -583,7 +669,11 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 	if (rc != CLI_CONTINUE)
 		goto out;
 	progress(&st, 1);
-	if (paimon_table_write_prepare_commit(st.w, &msg) < 0) {
+	if (update && !st.u) {
+		rc = werror("%s: no rows to update", st.input_name);
+		goto out;
+	}
+	if ((update ? paimon_table_update_prepare_commit(st.u, &msg) : paimon_table_write_prepare_commit(st.w, &msg)) < 0) {
 		msg = NULL;
 		rc = wfail();
 		goto out;
@@ -617,7 +707,10 @@ static int write_main(cli_ctx *ctx, int argc, char **argv)
 			}
 			rc = cli_print_json(o);
 		} else {
-			if (snap >= 0)
+			if (snap >= 0 && update)
+				printf("snapshot %" PRId64 ": %" PRId64 " rows updated, %zu file%s written\n", snap, st.rows,
+				       files, files == 1 ? "" : "s");
+			else if (snap >= 0)
 				printf("snapshot %" PRId64 ": %" PRId64 " rows written in %zu file%s%s\n", snap, rows, files,
 				       files == 1 ? "" : "s", overwrite ? " (overwrite)" : "");
 			else
@@ -646,8 +739,13 @@ out:
 	free(st.cols);
 	if (st.w)
 		paimon_table_write_free(st.w);
+	if (st.u)
+		paimon_table_update_free(st.u);
 	if (st.tschema.release)
 		st.tschema.release(&st.tschema);
+	if (full.release)
+		full.release(&full);
+	free(ukids);
 	if (t)
 		paimon_table_free(t);
 	paimon_options_free(wopts);
@@ -656,6 +754,29 @@ out:
 	cli_list_dispose(&optlist);
 	return rc == CLI_CONTINUE ? CLI_EXIT_OK : rc;
 }
+
+static int write_main(cli_ctx *ctx, int argc, char **argv)
+{
+	return write_or_update(ctx, argc, argv, 0);
+}
+
+static int update_main(cli_ctx *ctx, int argc, char **argv)
+{
+	return write_or_update(ctx, argc, argv, 1);
+}
+
+const cli_cmd cli_cmd_update = {
+	"update", update_main,
+	"DB.TABLE INPUT [--columns A,B,...] [--format parquet|csv|jsonl] [--option K=V]...",
+	"Update columns of rows of a data-evolution table by _ROW_ID from a Parquet, CSV or JSON Lines file.",
+	"The input has a _ROW_ID column and the new values of the columns to update (--columns, default: every\n"
+	"input column but _ROW_ID); values as for `paimonc write`. Each touched file group gets one new file\n"
+	"holding only those columns (nothing else is rewritten), committed as one snapshot. A _ROW_ID that is no\n"
+	"row of the table, a row id given twice, a partition or unknown column is an error naming it.\n"
+	"Prints the new snapshot id with the rows updated and files written (--json: {\"snapshotId\", \"rows\",\n"
+	"\"files\"}).\n",
+	2, 2,
+};
 
 const cli_cmd cli_cmd_write = {
 	"write", write_main,

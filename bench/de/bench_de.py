@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Data-evolution benchmarks (issue 11): paimonc vs pypaimon 2.1.0, side by
+side in one run.
+
+Scenarios, on a table of N rows (default 10M) x 10 columns with row tracking
+and data evolution, written once by paimonc and copied for every run:
+  a  backfill one new column of every row (alter table add column, then
+     update_by_arrow_with_row_id with _ROW_ID + the column, commit): time,
+     and bytes written vs that column alone in a Parquet file (zstd)
+  b  full read after 5 such backfills vs the same 15 columns written in one go
+  c  read 10,000 random row ids (pypaimon: is_in('_ROW_ID', ids); paimonc the
+     same predicate)
+  d  update_by_predicate touching 1% of the rows ({col: literal})
+
+Every measurement runs in a fresh subprocess, one peer at a time; times are
+the best of --repeat runs (each on a fresh copy of the table). Results agree
+between the peers (row counts and checksums) or the run fails.
+
+    .venv/bin/python bench/de/bench_de.py                  # everything, 10M rows
+    .venv/bin/python bench/de/bench_de.py --rows 1000000 --only a,c
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+DE = {"row-tracking.enabled": "true", "data-evolution.enabled": "true", "bucket": "-1"}
+NCOLS = 10
+
+
+def lib_of(peer):
+    if peer == "paimonc":
+        import paimonc as lib
+    else:
+        import pypaimon as lib
+    return lib
+
+
+def base_schema(pa):
+    fields = [pa.field("id", pa.int64())]
+    for k in range(1, NCOLS):
+        fields.append(pa.field("c%d" % k, pa.float64() if k % 2 else pa.int64()))
+    return pa.schema(fields)
+
+
+def gen_batches(pa, n, schema, extra=0, batch=1 << 20):
+    import numpy as np
+    rng = np.random.default_rng(7)
+    for start in range(0, n, batch):
+        m = min(batch, n - start)
+        cols = [pa.array(np.arange(start, start + m, dtype=np.int64))]
+        for f in list(schema)[1:]:
+            if pa.types.is_floating(f.type):
+                cols.append(pa.array(rng.standard_normal(m)))
+            else:
+                cols.append(pa.array(rng.integers(0, 1 << 40, m)))
+        yield pa.RecordBatch.from_arrays(cols, schema=schema)
+
+
+def commit(table, msgs):
+    wb = table.new_batch_write_builder()
+    c = wb.new_commit()
+    c.commit(msgs)
+    c.close()
+
+
+def feature_values(pa, n, k):
+    import numpy as np
+    return pa.array(np.arange(n, dtype=np.float64) * (k + 1) + 0.5)
+
+
+def add_column(lib, catalog, name):
+    if lib.__name__ == "paimonc":
+        from paimonc import SchemaChange
+        change = SchemaChange.add_column(name, "DOUBLE")
+    else:
+        from pypaimon.schema.schema_change import SchemaChange
+        from pypaimon.schema.data_types import AtomicType
+        change = SchemaChange.add_column(name, AtomicType("DOUBLE"))
+    catalog.alter_table("db.t", [change], False)
+
+
+def backfill(lib, catalog, n, k):
+    import pyarrow as pa
+    name = "f%d" % k
+    add_column(lib, catalog, name)
+    t = catalog.get_table("db.t")
+    data = pa.table({"_ROW_ID": pa.array(range(n), pa.int64()), name: feature_values(pa, n, k)})
+    upd = t.new_batch_write_builder().new_update().with_update_type([name])
+    commit(t, upd.update_by_arrow_with_row_id(data))
+
+
+def dir_bytes(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            total += os.path.getsize(os.path.join(root, f))
+    return total
+
+
+def data_bytes(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            if f.endswith(".parquet"):
+                total += os.path.getsize(os.path.join(root, f))
+    return total
+
+
+def read_all(lib, catalog, cols=None, pred_fn=None):
+    t = catalog.get_table("db.t")
+    rb = t.new_read_builder()
+    if cols:
+        rb = rb.with_projection(cols)
+    if pred_fn:
+        rb = rb.with_filter(pred_fn(rb.new_predicate_builder()))
+    return rb.new_read().to_arrow(rb.new_scan().plan().splits())
+
+
+def checksum(tbl):
+    import pyarrow.compute as pc
+    out = {"rows": tbl.num_rows}
+    for name in tbl.column_names:
+        col = tbl.column(name)
+        try:
+            out[name] = round(float(pc.sum(col.cast("double")).as_py() or 0), 3)
+        except Exception:
+            pass
+    return out
+
+
+# --------------------------------------------------------------------- child
+def child(args):
+    import pyarrow as pa
+    lib = lib_of(args.peer)
+    catalog = lib.CatalogFactory.create({"warehouse": args.warehouse})
+    n = args.rows
+    out = {}
+    if args.op == "a":
+        before = data_bytes(args.warehouse)
+        t0 = time.perf_counter()
+        backfill(lib, catalog, n, 0)
+        out["seconds"] = time.perf_counter() - t0
+        out["bytes"] = data_bytes(args.warehouse) - before
+        tbl = read_all(lib, catalog, ["f0"])
+        out["check"] = checksum(tbl)
+    elif args.op == "b":
+        t0 = time.perf_counter()
+        tbl = read_all(lib, catalog)
+        out["seconds"] = time.perf_counter() - t0
+        out["check"] = checksum(tbl)
+    elif args.op == "c":
+        import random
+        ids = sorted(random.Random(11).sample(range(n), 10000))
+        t0 = time.perf_counter()
+        tbl = read_all(lib, catalog, ["id", "c1", "_ROW_ID"], lambda pb: pb.is_in("_ROW_ID", ids))
+        out["seconds"] = time.perf_counter() - t0
+        out["check"] = checksum(tbl)
+    elif args.op == "d":
+        t = catalog.get_table("db.t")
+        t0 = time.perf_counter()
+        pb = t.new_read_builder().new_predicate_builder()
+        upd = t.new_batch_write_builder().new_update()
+        commit(t, upd.update_by_predicate(pb.less_than("id", n // 100), {"c2": 42}))
+        out["seconds"] = time.perf_counter() - t0
+        out["check"] = checksum(read_all(lib, catalog, ["c2"]))
+    print(json.dumps(out))
+
+
+def make_table(warehouse, n, extra_cols=0):
+    import pyarrow as pa
+    import paimonc
+    catalog = paimonc.CatalogFactory.create({"warehouse": warehouse})
+    catalog.create_database("db", True)
+    schema = base_schema(pa)
+    if extra_cols:
+        schema = pa.schema(list(schema) + [pa.field("f%d" % k, pa.float64()) for k in range(extra_cols)])
+    catalog.create_table("db.t", paimonc.Schema.from_pyarrow_schema(schema, options=dict(DE)), False)
+    t = catalog.get_table("db.t")
+    w = t.new_batch_write_builder().new_write()
+    feats = [feature_values(pa, n, k) for k in range(extra_cols)]
+    for b in gen_batches(pa, n, base_schema(pa)):
+        if extra_cols:
+            start = b.column(0)[0].as_py()
+            arrs = list(b.columns) + [feats[k].slice(start, b.num_rows) for k in range(extra_cols)]
+            b = pa.RecordBatch.from_arrays(arrs, schema=schema)
+        w.write_arrow(b)
+    commit(t, w.prepare_commit())
+    w.close()
+
+
+def run_child(peer, op, warehouse, rows):
+    cmd = [sys.executable, os.path.abspath(__file__), "--child", "--peer", peer, "--op", op,
+           "--warehouse", warehouse, "--rows", str(rows)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("%s %s failed:\n%s" % (peer, op, r.stderr[-4000:]))
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=10_000_000)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--only", default="a,b,c,d")
+    ap.add_argument("--peers", default="paimonc,pypaimon")
+    ap.add_argument("--child", action="store_true")
+    ap.add_argument("--peer")
+    ap.add_argument("--op")
+    ap.add_argument("--warehouse")
+    args = ap.parse_args()
+    if args.child:
+        return child(args)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    ops = args.only.split(",")
+    peers = args.peers.split(",")
+    tmp = tempfile.mkdtemp(prefix="bench_de_")
+    try:
+        base = os.path.join(tmp, "base")
+        make_table(base, args.rows)
+        results = {}
+
+        def fresh(tag):
+            d = os.path.join(tmp, tag)
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(base, d)
+            return d
+
+        if "a" in ops:
+            col = os.path.join(tmp, "col.parquet")
+            pq.write_table(pa.table({"f0": feature_values(pa, args.rows, 0)}), col, compression="zstd")
+            col_bytes = os.path.getsize(col)
+            for peer in peers:
+                best = None
+                for _ in range(args.repeat):
+                    r = run_child(peer, "a", fresh("a_" + peer), args.rows)
+                    best = r if best is None or r["seconds"] < best["seconds"] else best
+                results[("a", peer)] = best
+            print("a  backfill 1 column of %d rows:" % args.rows)
+            for peer in peers:
+                r = results[("a", peer)]
+                print("   %-9s %7.2f s  %6.1f MB written (%.2fx the column alone: %.1f MB)" % (
+                    peer, r["seconds"], r["bytes"] / 1e6, r["bytes"] / col_bytes, col_bytes / 1e6))
+            checks = {json.dumps(results[("a", p)]["check"], sort_keys=True) for p in peers}
+            assert len(checks) == 1, checks
+            if len(peers) == 2:
+                print("   ratio pypaimon/paimonc: %.2fx" % (results[("a", "pypaimon")]["seconds"] /
+                                                          results[("a", "paimonc")]["seconds"]))
+        if "b" in ops:
+            evolved = fresh("b_evolved")
+            import paimonc
+            cat = paimonc.CatalogFactory.create({"warehouse": evolved})
+            for k in range(5):
+                backfill(paimonc, cat, args.rows, k)
+            one = os.path.join(tmp, "b_one")
+            make_table(one, args.rows, extra_cols=5)
+            times = {}
+            for tag, wh in (("evolved", evolved), ("one-go", one)):
+                for peer in peers:
+                    best = None
+                    for _ in range(max(args.repeat, 2)):
+                        r = run_child(peer, "b", wh, args.rows)
+                        best = r if best is None or r["seconds"] < best["seconds"] else best
+                    times[(tag, peer)] = best
+            print("b  full read of %d rows x 15 columns:" % args.rows)
+            for peer in peers:
+                ev, og = times[("evolved", peer)], times[("one-go", peer)]
+                print("   %-9s after 5 backfills %6.2f s, written in one go %6.2f s: %.2fx" % (
+                    peer, ev["seconds"], og["seconds"], ev["seconds"] / og["seconds"]))
+                assert ev["check"] == og["check"], (ev["check"], og["check"])
+        if "c" in ops:
+            for peer in peers:
+                best = None
+                for _ in range(max(args.repeat, 2)):
+                    r = run_child(peer, "c", base, args.rows)
+                    best = r if best is None or r["seconds"] < best["seconds"] else best
+                results[("c", peer)] = best
+            print("c  read 10,000 random row ids of %d rows:" % args.rows)
+            for peer in peers:
+                print("   %-9s %7.3f s" % (peer, results[("c", peer)]["seconds"]))
+            checks = {json.dumps(results[("c", p)]["check"], sort_keys=True) for p in peers}
+            assert len(checks) == 1, checks
+            if len(peers) == 2:
+                print("   ratio pypaimon/paimonc: %.1fx" % (results[("c", "pypaimon")]["seconds"] /
+                                                          results[("c", "paimonc")]["seconds"]))
+        if "d" in ops:
+            for peer in peers:
+                best = None
+                for _ in range(args.repeat):
+                    r = run_child(peer, "d", fresh("d_" + peer), args.rows)
+                    best = r if best is None or r["seconds"] < best["seconds"] else best
+                results[("d", peer)] = best
+            print("d  update_by_predicate on 1%% of %d rows:" % args.rows)
+            for peer in peers:
+                print("   %-9s %7.2f s" % (peer, results[("d", peer)]["seconds"]))
+            checks = {json.dumps(results[("d", p)]["check"], sort_keys=True) for p in peers}
+            assert len(checks) == 1, checks
+            if len(peers) == 2:
+                print("   ratio pypaimon/paimonc: %.1fx" % (results[("d", "pypaimon")]["seconds"] /
+                                                          results[("d", "paimonc")]["seconds"]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
