@@ -64,6 +64,10 @@ DE_FLAGS = {
     "rename_after_update": False,   # see module doc
     "multi_partition_appends": True,  # False: one TableWrite (so one partition) per commit
     "roll": True,                   # target-file-row-num on some seeds
+    "dv": True,                     # deletion-vectors.enabled on half of the seeds
+    "updates": True,                # update / delete ops (Java 1.4.2 has neither API)
+    "partial_partitioned": True,    # partial-column appends on partitioned tables (Java
+                                    # 1.4.2's withWriteType breaks its partition extractor)
 }
 
 PART_VALUES = {"INT": [-3, 0, 1, 7], "STRING": ["a", "b", "x/y", "中", "A:B"],
@@ -411,7 +415,7 @@ def rand_scenario(seed):
     rng = random.Random(seed)
     fields, pkeys = _rand_schema(rng, all_kinds=(seed % 3 == 0))
     opts = dict(DE_OPTIONS)
-    dv = rng.random() < 0.5
+    dv = rng.random() < 0.5 and DE_FLAGS["dv"]
     if dv:
         opts["deletion-vectors.enabled"] = "true"
     roll = rng.choice([None, None, 3, 7]) if DE_FLAGS["roll"] else None
@@ -439,6 +443,10 @@ def rand_scenario(seed):
     if dv and "delete" not in plan:
         plan.insert(len(plan) - 1, "delete")
     prev_cols, added = [], None
+    if not DE_FLAGS["updates"]:
+        plan = [s for s in plan if s not in ("update", "delete")]
+    if pkeys and not DE_FLAGS["partial_partitioned"]:
+        plan = [s for s in plan if s != "append_cols"]
     for step in plan:
         if step == "append":
             emit(_gen_append(rng, m))
@@ -459,6 +467,69 @@ def rand_scenario(seed):
         elif step == "rename_widen":
             emit(_gen_rename_or_widen(rng, m))
     return scen
+
+
+def java_scenario(seed, writer):
+    """A scenario Java Paimon 1.4.2 can take part in: as reader (no deletion vectors: 1.4.2
+    refuses to load a DE table with deletion-vectors.enabled; no TIMESTAMP(7..9), which Java
+    misreads in pypaimon files) and, with writer=True, as writer too (no updates/deletes, no
+    target-file-row-num, one TableWrite per commit, partial-column appends only on
+    unpartitioned tables)."""
+    saved_de, saved_tg = dict(DE_FLAGS), dict(tg.GEN_FLAGS)
+    try:
+        DE_FLAGS["dv"] = False
+        tg.GEN_FLAGS["ts_high_precision"] = False
+        if writer:
+            DE_FLAGS.update(updates=False, roll=False, multi_partition_appends=False,
+                            partial_partitioned=False)
+        return rand_scenario(seed)
+    finally:
+        DE_FLAGS.clear()
+        DE_FLAGS.update(saved_de)
+        tg.GEN_FLAGS.clear()
+        tg.GEN_FLAGS.update(saved_tg)
+
+
+def java_commands(scen, warehouse, workdir):
+    """Java harness commands (tests/interop/java) that execute a writer scenario (create,
+    de-write per append / partial append, alter)."""
+    import os
+    os.makedirs(workdir, exist_ok=True)
+    ident = "db." + scen["table"]
+    sf = os.path.join(workdir, "schema.json")
+    with open(sf, "w") as f:
+        json.dump(scen["schema"], f)
+    cmds = [["create", warehouse, ident, sf]]
+
+    def rows_file(name, rows):
+        p = os.path.join(workdir, name)
+        with open(p, "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        return p
+
+    for i, op in enumerate(scen["ops"]):
+        if op["op"] == "alter":
+            cf = os.path.join(workdir, "changes_%d.json" % i)
+            with open(cf, "w") as f:
+                json.dump(op["changes"], f)
+            cmds.append(["alter", warehouse, ident, cf])
+        elif op["op"] == "append":
+            cmds.append(["de-write", warehouse, ident] +
+                        [rows_file("rows_%d_%d.jsonl" % (i, j), rs) for j, rs in enumerate(op["writes"])])
+        elif op["op"] == "append_cols":
+            cmds.append(["de-write", warehouse, ident, "--cols", ",".join(op["cols"]),
+                         rows_file("rows_%d.jsonl" % i, op["rows"])])
+        else:
+            raise ValueError("Java 1.4.2 cannot execute %r" % op["op"])
+    return cmds
+
+
+def java_read_commands(scen, warehouse):
+    """[(snapshot id or None, de-read command)] for every snapshot and the latest state."""
+    ident = "db." + scen["table"]
+    out = [(sid, ["de-read", warehouse, ident, "--snapshot", str(sid)]) for sid, _, _ in expected_snapshots(scen)]
+    return out + [(None, ["de-read", warehouse, ident])]
 
 
 def scenario_summary(scen):
