@@ -23,6 +23,7 @@ sorted by _ROW_ID in table_gen's canonical encoding (floats by bit pattern, time
   (e) test_pypaimon_writes_java_reads       validates the Java side; passes now
   (f) test_paimonc_writes_java_reads
   (g) test_java_writes_paimonc_reads        what Java can write: see below
+      test_java_writes_pypaimon_reads       validates the Java writer scenarios; passes now
   (b)-(d), (f), (g) FAIL until paimonc has DE read/commit/update/delete (not skipped).
 
 paimonc must match pypaimon's API at the points in de_gen.Driver (the _adapt_* methods are
@@ -40,7 +41,12 @@ Java Paimon 1.4.2 (harness commands de-read / de-write, tests/interop/java/READM
 * reads DE tables with _ROW_ID and _SEQUENCE_NUMBER (ReadBuilder.withReadType(
   SpecialFields.rowTypeWithRowTracking(rowType))), at a snapshot by scan.snapshot-id, with
   deletion vectors;
-* writes full appends and partial-column appends (BatchTableWrite.withWriteType(rowType));
+* writes full appends and partial-column appends (BatchTableWrite.withWriteType(rowType)),
+  the latter only on unpartitioned tables (on partitioned ones 1.4.2's RowPartitionKeyExtractor
+  reads the projected row with the full row's indices: ClassCastException /
+  ArrayIndexOutOfBoundsException);
+* refuses to load DE tables with deletion-vectors.enabled ("Data evolution config must
+  disabled with deletion-vectors.enabled"), so Java scenarios have no DV;
 * has NO update by row id or delete by row id in its table API without Spark/Flink (updates
   are Spark MERGE INTO / UPDATE, Flink DataEvolutionMergeIntoAction; deletes are Spark/Flink
   DataEvolutionDelete). So (g) covers appends, partial-column appends and schema changes
