@@ -98,6 +98,8 @@ public final class PaimonInterop {
                     "  tags W db.t",
                     "  table-write W db.t ROWS.jsonl [--overwrite] [--partition @SPEC.json]",
                     "  table-read W db.t [--filter @F.json] [--exact] [--snapshot N] [--projection a,b] [--ordered]",
+                    "  de-read W db.t [--snapshot N]      (DE read: all columns + _ROW_ID, _SEQUENCE_NUMBER)",
+                    "  de-write W db.t [--cols a,b] ROWS.jsonl...   (one commit, one BatchTableWrite per file)",
                     "  parse-type SQL-TYPE|TYPE-JSON   (prints {sql: toString(), json: type JSON})",
                     "  batch            (commands from stdin, one per line; '### <rc>' after each)");
 
@@ -274,6 +276,22 @@ public final class PaimonInterop {
                 }
                 try (Catalog c = catalog(a[1])) {
                     TableCommands.read(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                }
+                break;
+            case "de-read":
+                if (a.length < 3) {
+                    throw new UsageException("de-read expects: de-read W db.t [--snapshot N]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    DeCommands.read(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                }
+                break;
+            case "de-write":
+                if (a.length < 4) {
+                    throw new UsageException("de-write expects: de-write W db.t [--cols a,b] ROWS.jsonl...");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    DeCommands.write(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
                 }
                 break;
             case "parquet-dump":
