@@ -15,10 +15,6 @@ struct paimon_table_write {
 	pm_table_writer *w;
 };
 
-struct paimon_commit_message {
-	pm_manifest_entry_list entries;
-};
-
 struct paimon_table_commit {
 	pm_table_committer *c;
 };
@@ -168,6 +164,7 @@ int paimon_table_write_prepare_commit(paimon_table_write *w, paimon_commit_messa
 	*out = NULL;
 	if (!(m = pm_calloc(1, sizeof *m)))
 		return PAIMON_ENOMEM;
+	m->check_from_snapshot = -1;
 	if ((rc = pm_table_writer_prepare_commit(w->w, &m->entries))) {
 		paimon_commit_message_free(m);
 		return rc;
@@ -185,6 +182,36 @@ void paimon_table_write_free(paimon_table_write *w)
 }
 
 /* --------------------------------------------------------- commit message */
+
+int pm_commit_message_new(paimon_commit_message **out, pm_manifest_entry_list *entries,
+			  pm_index_manifest_entry_list *index, int64_t check_from_snapshot)
+{
+	paimon_commit_message *m;
+	size_t i;
+	*out = NULL;
+	if (check_from_snapshot < -1)
+		return pm_err(PAIMON_EINVAL, "commit message: bad base snapshot %lld", (long long)check_from_snapshot);
+	for (i = 0; entries && i < entries->len; i++)
+		if (entries->items[i].kind != PM_FILE_KIND_ADD || !entries->items[i].file.file_name)
+			return pm_err(PAIMON_EINVAL, "commit message: entry %zu is not a new data file", i);
+	for (i = 0; index && i < index->len; i++)
+		if ((index->items[i].kind != PM_FILE_KIND_ADD && index->items[i].kind != PM_FILE_KIND_DELETE) ||
+		    !index->items[i].file_name || !index->items[i].index_type)
+			return pm_err(PAIMON_EINVAL, "commit message: index entry %zu is not an index file change", i);
+	if (!(m = pm_calloc(1, sizeof *m)))
+		return PAIMON_ENOMEM;
+	if (entries) {
+		m->entries = *entries;
+		memset(entries, 0, sizeof *entries);
+	}
+	if (index) {
+		m->index = *index;
+		memset(index, 0, sizeof *index);
+	}
+	m->check_from_snapshot = check_from_snapshot;
+	*out = m;
+	return 0;
+}
 
 size_t paimon_commit_message_file_count(const paimon_commit_message *m)
 {
@@ -210,7 +237,16 @@ int paimon_commit_message_serialize(const paimon_commit_message *m, void **bytes
 		return pm_err(PAIMON_EINVAL, "paimon_commit_message_serialize: NULL argument");
 	*bytes = NULL;
 	*len = 0;
-	if ((rc = pm_commit_message_encode(m->entries.items, m->entries.len, &b))) {
+	{
+		pm_commit_batch cb;
+		cb.adds = m->entries.items;
+		cb.n_adds = m->entries.len;
+		cb.index = m->index.items;
+		cb.n_index = m->index.len;
+		cb.check_from_snapshot = m->check_from_snapshot;
+		rc = pm_commit_message_encode_batch(&cb, &b);
+	}
+	if (rc) {
 		pm_buf_dispose(&b);
 		return rc;
 	}
@@ -230,7 +266,7 @@ int paimon_commit_message_deserialize(paimon_commit_message **out, const void *b
 	*out = NULL;
 	if (!(m = pm_calloc(1, sizeof *m)))
 		return PAIMON_ENOMEM;
-	if ((rc = pm_commit_message_decode(bytes, len, &m->entries))) {
+	if ((rc = pm_commit_message_decode_batch(bytes, len, &m->entries, &m->index, &m->check_from_snapshot))) {
 		paimon_commit_message_free(m);
 		return rc;
 	}
@@ -243,6 +279,7 @@ void paimon_commit_message_free(paimon_commit_message *m)
 	if (!m)
 		return;
 	pm_manifest_entry_list_dispose(&m->entries);
+	pm_index_manifest_entry_list_dispose(&m->index);
 	pm_free(m);
 }
 
@@ -281,61 +318,96 @@ int paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id)
 	return pm_table_committer_truncate(c->c, PM_COMMIT_BATCH_IDENTIFIER, snapshot_id);
 }
 
-/* All entries of the messages as one array of shallow copies (*out: pm_free only). */
-static int gather(paimon_commit_message *const *msgs, size_t n, pm_manifest_entry **out, size_t *count)
+/*
+ * The messages as one batch of shallow copies (*adds, *index: pm_free
+ * only). The base snapshot is the earliest of the messages' (pypaimon
+ * _row_id_check_from_messages); a message with preset row ids but no base
+ * snapshot next to one with a base -> PAIMON_EINVAL.
+ */
+static int gather(paimon_commit_message *const *msgs, size_t n, pm_commit_batch *b, pm_manifest_entry **adds,
+		  pm_index_manifest_entry **index)
 {
-	size_t i, total = 0, k = 0;
-	pm_manifest_entry *all;
-	*out = NULL;
-	*count = 0;
+	size_t i, j, total = 0, ntotal = 0, k = 0, ki = 0;
+	int64_t cf = -1;
+	memset(b, 0, sizeof *b);
+	b->check_from_snapshot = -1;
+	*adds = NULL;
+	*index = NULL;
 	if (n && !msgs)
 		return pm_err(PAIMON_EINVAL, "commit: NULL message array");
 	for (i = 0; i < n; i++) {
 		if (!msgs[i])
 			return pm_err(PAIMON_EINVAL, "commit: message %zu is NULL", i);
 		total += msgs[i]->entries.len;
+		ntotal += msgs[i]->index.len;
+		if (msgs[i]->check_from_snapshot >= 0 && (cf < 0 || msgs[i]->check_from_snapshot < cf))
+			cf = msgs[i]->check_from_snapshot;
 	}
-	if (!total)
-		return 0;
-	if (!(all = pm_malloc(total * sizeof *all)))
+	if (cf >= 0)
+		for (i = 0; i < n; i++) {
+			if (msgs[i]->check_from_snapshot >= 0)
+				continue;
+			for (j = 0; j < msgs[i]->entries.len; j++)
+				if (msgs[i]->entries.items[j].file.has_first_row_id)
+					return pm_err(PAIMON_EINVAL, "commit: message %zu has a data file with a preset row "
+						      "id ('%s') but no base snapshot, next to messages with one", i,
+						      msgs[i]->entries.items[j].file.file_name);
+		}
+	if (total && !(*adds = pm_malloc(total * sizeof **adds)))
 		return PAIMON_ENOMEM;
-	for (i = 0; i < n; i++) {
-		memcpy(all + k, msgs[i]->entries.items, msgs[i]->entries.len * sizeof *all);
-		k += msgs[i]->entries.len;
+	if (ntotal && !(*index = pm_malloc(ntotal * sizeof **index))) {
+		pm_free(*adds);
+		*adds = NULL;
+		return PAIMON_ENOMEM;
 	}
-	*out = all;
-	*count = total;
+	for (i = 0; i < n; i++) {
+		if (msgs[i]->entries.len)
+			memcpy(*adds + k, msgs[i]->entries.items, msgs[i]->entries.len * sizeof **adds);
+		k += msgs[i]->entries.len;
+		if (msgs[i]->index.len)
+			memcpy(*index + ki, msgs[i]->index.items, msgs[i]->index.len * sizeof **index);
+		ki += msgs[i]->index.len;
+	}
+	b->adds = *adds;
+	b->n_adds = total;
+	b->index = *index;
+	b->n_index = ntotal;
+	b->check_from_snapshot = cf;
 	return 0;
 }
 
 int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
 			      int64_t commit_identifier, int64_t *snapshot_id)
 {
-	pm_manifest_entry *all;
-	size_t count;
+	pm_commit_batch b;
+	pm_manifest_entry *adds;
+	pm_index_manifest_entry *index;
 	int rc;
 	if (snapshot_id)
 		*snapshot_id = -1;
 	if (!c)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_apply: NULL committer");
-	if ((rc = gather(msgs, n, &all, &count)))
+	if ((rc = gather(msgs, n, &b, &adds, &index)))
 		return rc;
-	rc = pm_table_committer_commit(c->c, all, count, commit_identifier, snapshot_id);
-	pm_free(all);
+	rc = pm_table_committer_commit_batch(c->c, &b, commit_identifier, snapshot_id);
+	pm_free(adds);
+	pm_free(index);
 	return rc;
 }
 
 int paimon_table_commit_abort(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n)
 {
-	pm_manifest_entry *all;
-	size_t count;
+	pm_commit_batch b;
+	pm_manifest_entry *adds;
+	pm_index_manifest_entry *index;
 	int rc;
 	if (!c)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_abort: NULL committer");
-	if ((rc = gather(msgs, n, &all, &count)))
+	if ((rc = gather(msgs, n, &b, &adds, &index)))
 		return rc;
-	rc = pm_table_committer_abort(c->c, all, count);
-	pm_free(all);
+	rc = pm_table_committer_abort_batch(c->c, &b);
+	pm_free(adds);
+	pm_free(index);
 	return rc;
 }
 

@@ -8,6 +8,7 @@
 #define PM_TABLE_CATALOG_H
 
 #include "paimonc/catalog.h"
+#include "paimonc/table.h"
 #include "paimonc/sys/fileio.h"
 #include "paimonc/table.h"
 #include "core/strs.h"
@@ -55,6 +56,28 @@ struct paimon_schema_change {
 struct paimon_snapshot {
 	pm_snapshot *snapshot;
 };
+
+/*
+ * A commit message (api_write.c): new data files, index-file changes and the
+ * snapshot an update/delete was planned on (see commit/commit.h
+ * pm_commit_batch). Owns its lists.
+ */
+struct paimon_commit_message {
+	pm_manifest_entry_list entries;        /* ADD entries of new data files */
+	pm_index_manifest_entry_list index;    /* index-file changes (ADD / DELETE) */
+	int64_t check_from_snapshot;           /* -1: none */
+};
+
+/*
+ * A new commit message taking over the contents of entries and index (both
+ * may be NULL; on success they are left empty, on failure untouched).
+ * entries: ADD entries of new data files (a preset first_row_id is kept at
+ * commit); index: index-file changes (kind ADD or DELETE); check_from_snapshot:
+ * the snapshot the update/delete was planned on, -1 for none.
+ * PAIMON_EINVAL for another entry kind or check_from_snapshot < -1.
+ */
+int pm_commit_message_new(paimon_commit_message **out, pm_manifest_entry_list *entries,
+			  pm_index_manifest_entry_list *index, int64_t check_from_snapshot);
 
 /* Opens a catalog whose FileIO calls user_io with user_ctx (NULL: the
  * default FileIO); paimon_catalog_open and paimon_catalog_open_with_fileio. */

@@ -4,6 +4,8 @@
 #include "commit/commit.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,36 +22,301 @@
 
 static const char msg_magic[4] = {'P', 'M', 'C', 'M'};
 
+static int put_u32(pm_buf *b, uint32_t v)
+{
+	uint8_t x[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+	return pm_buf_append(b, x, 4);
+}
+
+static int put_u64(pm_buf *b, uint64_t v)
+{
+	int rc = put_u32(b, (uint32_t)v);
+	return rc ? rc : put_u32(b, (uint32_t)(v >> 32));
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int pm_commit_message_encode_batch(const pm_commit_batch *b, pm_buf *out)
+{
+	size_t start = out->len, at;
+	int rc;
+	if (b->check_from_snapshot < -1)
+		return pm_err(PAIMON_EINVAL, "commit message: bad base snapshot %lld", (long long)b->check_from_snapshot);
+	if (!b->n_index && b->check_from_snapshot < 0) {
+		if ((rc = pm_buf_append(out, msg_magic, 4)) || (rc = put_u32(out, 1)) ||
+		    (rc = pm_manifest_entries_encode(b->adds, b->n_adds, out)))
+			goto fail;
+		return 0;
+	}
+	if ((rc = pm_buf_append(out, msg_magic, 4)) || (rc = put_u32(out, PM_COMMIT_MESSAGE_VERSION)) ||
+	    (rc = put_u64(out, (uint64_t)b->check_from_snapshot)))
+		goto fail;
+	at = out->len;
+	if ((rc = put_u64(out, 0)) || (rc = pm_manifest_entries_encode(b->adds, b->n_adds, out)))
+		goto fail;
+	{
+		uint64_t n = (uint64_t)(out->len - at - 8);
+		size_t k;
+		for (k = 0; k < 8; k++)
+			((uint8_t *)out->data)[at + k] = (uint8_t)(n >> (8 * k));
+	}
+	at = out->len;
+	if ((rc = put_u64(out, 0)) || (rc = pm_index_manifest_entries_encode(b->index, b->n_index, out)))
+		goto fail;
+	{
+		uint64_t n = (uint64_t)(out->len - at - 8);
+		size_t k;
+		for (k = 0; k < 8; k++)
+			((uint8_t *)out->data)[at + k] = (uint8_t)(n >> (8 * k));
+	}
+	return 0;
+fail:
+	out->len = start;
+	return rc;
+}
+
 int pm_commit_message_encode(const pm_manifest_entry *entries, size_t n, pm_buf *out)
 {
-	uint8_t v[4] = {PM_COMMIT_MESSAGE_VERSION, 0, 0, 0};
+	pm_commit_batch b;
+	memset(&b, 0, sizeof b);
+	b.adds = entries;
+	b.n_adds = n;
+	b.check_from_snapshot = -1;
+	return pm_commit_message_encode_batch(&b, out);
+}
+
+static int check_decoded(const pm_manifest_entry_list *adds, size_t a0, const pm_index_manifest_entry_list *idx,
+			 size_t i0)
+{
+	size_t i;
+	for (i = a0; i < adds->len; i++)
+		if (adds->items[i].kind != PM_FILE_KIND_ADD || !adds->items[i].file.file_name)
+			return pm_err(PAIMON_ECORRUPT, "commit message: entry %zu is not a new data file", i - a0);
+	for (i = i0; idx && i < idx->len; i++)
+		if ((idx->items[i].kind != PM_FILE_KIND_ADD && idx->items[i].kind != PM_FILE_KIND_DELETE) ||
+		    !idx->items[i].file_name || !idx->items[i].index_type)
+			return pm_err(PAIMON_ECORRUPT, "commit message: index entry %zu is not an index file change",
+				      i - i0);
+	return 0;
+}
+
+int pm_commit_message_decode_batch(const void *data, size_t len, pm_manifest_entry_list *adds,
+				   pm_index_manifest_entry_list *index, int64_t *check_from)
+{
+	const uint8_t *p = data, *end;
+	uint32_t ver;
+	size_t a0 = adds->len, i0 = index ? index->len : 0;
+	uint64_t n1, n2;
+	int64_t cf;
 	int rc;
-	if ((rc = pm_buf_append(out, msg_magic, 4)) || (rc = pm_buf_append(out, v, 4)))
+	if (check_from)
+		*check_from = -1;
+	if (!p || len < 8 || memcmp(p, msg_magic, 4))
+		return pm_err(PAIMON_ECORRUPT, "commit message: bad magic (not a paimonc commit message)");
+	end = p + len;
+	ver = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+	if (ver == 1) {
+		if ((rc = pm_manifest_entries_decode("commit message", p + 8, len - 8, adds)))
+			return rc;
+		goto check;
+	}
+	if (ver != 2)
+		return pm_err(PAIMON_ECORRUPT, "commit message: unsupported version %u", (unsigned)ver);
+	p += 8;
+	if (end - p < 16)
+		return pm_err(PAIMON_ECORRUPT, "commit message: truncated (%zu bytes)", len);
+	cf = (int64_t)get_u64(p);
+	if (cf < -1)
+		return pm_err(PAIMON_ECORRUPT, "commit message: bad base snapshot %lld", (long long)cf);
+	n1 = get_u64(p + 8);
+	p += 16;
+	if (n1 > (uint64_t)(end - p) || (uint64_t)(end - p) - n1 < 8)
+		return pm_err(PAIMON_ECORRUPT, "commit message: data file section of %llu bytes overruns the message",
+			      (unsigned long long)n1);
+	n2 = get_u64(p + n1);
+	if (n2 != (uint64_t)(end - p) - n1 - 8)
+		return pm_err(PAIMON_ECORRUPT, "commit message: index section of %llu bytes, %llu left",
+			      (unsigned long long)n2, (unsigned long long)((uint64_t)(end - p) - n1 - 8));
+	if (!index)
+		return pm_err(PAIMON_ECORRUPT, "commit message: carries index changes or a base snapshot "
+			      "(a data-evolution update or delete); decode it as a batch");
+	if ((rc = pm_manifest_entries_decode("commit message", p, (size_t)n1, adds)))
 		return rc;
-	return pm_manifest_entries_encode(entries, n, out);
+	if ((rc = pm_index_manifest_entries_decode("commit message index changes", p + n1 + 8, (size_t)n2, index)))
+		goto undo;
+	if (check_from)
+		*check_from = cf;
+check:
+	if ((rc = check_decoded(adds, a0, index, i0)))
+		goto undo;
+	return 0;
+undo:
+	while (adds->len > a0)
+		pm_manifest_entry_dispose(&adds->items[--adds->len]);
+	while (index && index->len > i0)
+		pm_index_manifest_entry_dispose(&index->items[--index->len]);
+	if (check_from)
+		*check_from = -1;
+	return rc;
 }
 
 int pm_commit_message_decode(const void *data, size_t len, pm_manifest_entry_list *out)
 {
-	const uint8_t *p = data;
-	uint32_t ver;
-	size_t i;
-	if (!p || len < 8 || memcmp(p, msg_magic, 4))
-		return pm_err(PAIMON_ECORRUPT, "commit message: bad magic (not a paimonc commit message)");
-	ver = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
-	if (ver != PM_COMMIT_MESSAGE_VERSION)
-		return pm_err(PAIMON_ECORRUPT, "commit message: unsupported version %u", (unsigned)ver);
-	{
-		size_t before = out->len;
-		int rc = pm_manifest_entries_decode("commit message", p + 8, len - 8, out);
-		if (rc)
-			return rc;
-		for (i = before; i < out->len; i++)
-			if (out->items[i].kind != PM_FILE_KIND_ADD || !out->items[i].file.file_name)
-				return pm_err(PAIMON_ECORRUPT, "commit message: entry %zu is not a new data file",
-					      i - before);
+	return pm_commit_message_decode_batch(data, len, out, NULL, NULL);
+}
+
+/* ------------------------------------------------------- row tracking */
+
+int pm_is_blob_file(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	return n >= 5 && !strcmp(name + n - 5, ".blob");
+}
+
+int pm_is_vector_file(const char *name)
+{
+	return name && strstr(name, ".vector.") != NULL;
+}
+
+/* Stable regroup of l by partition bytes, partitions in first-appearance order. */
+static int group_by_partition(pm_manifest_entry_list *l)
+{
+	pm_manifest_entry *out;
+	unsigned char *done;
+	size_t i, j, k = 0;
+	if (l->len < 2)
+		return 0;
+	out = pm_malloc(l->len * sizeof *out);
+	done = pm_calloc(l->len, 1);
+	if (!out || !done) {
+		pm_free(out);
+		pm_free(done);
+		return PAIMON_ENOMEM;
 	}
+	for (i = 0; i < l->len; i++) {
+		const pm_bytes *p = &l->items[i].partition;
+		if (done[i])
+			continue;
+		for (j = i; j < l->len; j++) {
+			const pm_bytes *q = &l->items[j].partition;
+			if (done[j] || q->n != p->n || (p->n && memcmp(p->p, q->p, p->n)))
+				continue;
+			done[j] = 1;
+			out[k++] = l->items[j];
+		}
+	}
+	memcpy(l->items, out, l->len * sizeof *out);
+	pm_free(out);
+	pm_free(done);
 	return 0;
+}
+
+static int has_col(const pm_data_file_meta *f, const char *name)
+{
+	size_t i;
+	if (!f->has_write_cols)
+		return 0;
+	for (i = 0; i < f->write_cols.len; i++)
+		if (!strcmp(f->write_cols.items[i], name))
+			return 1;
+	return 0;
+}
+
+typedef struct blob_start {
+	const char *field;   /* borrowed from an entry of the list */
+	int64_t start;
+} blob_start;
+
+int pm_row_tracking_assign(pm_manifest_entry_list *l, int group, int64_t snapshot_id, int64_t first,
+			   int64_t *next_row_id)
+{
+	blob_start *bs = NULL;
+	size_t nbs = 0, i, k;
+	int64_t start = first, blob_default = first, vector_start = first;
+	int rc = 0;
+	*next_row_id = first;
+	if (group && (rc = group_by_partition(l)))
+		return rc;
+	for (i = 0; i < l->len; i++) {
+		pm_data_file_meta *f = &l->items[i].file;
+		if (f->min_sequence_number == 0) {
+			f->min_sequence_number = snapshot_id;
+			f->max_sequence_number = snapshot_id;
+		} else if (f->max_sequence_number == 0) {
+			f->max_sequence_number = snapshot_id;
+		}
+	}
+	if (l->len && !(bs = pm_calloc(l->len, sizeof *bs)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < l->len && !rc; i++) {
+		pm_data_file_meta *f = &l->items[i].file;
+		const char *name = f->file_name ? f->file_name : "?";
+		if (!f->has_file_source) {
+			rc = pm_err(PAIMON_EINVAL, "commit: data file '%s' has no file source, which a row-tracking "
+				    "table requires", name);
+			break;
+		}
+		if (f->file_source != PM_FILE_SOURCE_APPEND || f->has_first_row_id || has_col(f, "_ROW_ID"))
+			continue;
+		if (pm_is_blob_file(name)) {
+			const char *field;
+			int64_t s;
+			if (!f->has_write_cols || f->write_cols.len == 0) {
+				rc = pm_err(PAIMON_EINVAL, "commit: blob file '%s' has no _WRITE_COLS naming its field",
+					    name);
+				break;
+			}
+			field = f->write_cols.items[0];
+			s = blob_default;
+			for (k = 0; k < nbs; k++)
+				if (!strcmp(bs[k].field, field))
+					break;
+			if (k < nbs)
+				s = bs[k].start;
+			if (s >= start) {
+				rc = pm_err(PAIMON_EINVAL, "commit: blob file '%s' (field '%s') would start at row id %lld, "
+					    "which is not below %lld, the end of the normal file before it: a blob file "
+					    "must follow the normal file it belongs to in the commit, and cover no more "
+					    "rows", name, field, (long long)s, (long long)start);
+				break;
+			}
+			f->has_first_row_id = 1;
+			f->first_row_id = s;
+			if (k == nbs) {
+				bs[nbs].field = field;
+				nbs++;
+			}
+			bs[k].start = s + f->row_count;
+		} else if (pm_is_vector_file(name)) {
+			if (vector_start >= start) {
+				rc = pm_err(PAIMON_EINVAL, "commit: vector file '%s' would start at row id %lld, which is "
+					    "not below %lld, the end of the normal files before it: a vector file must "
+					    "follow the normal file it belongs to in the commit, and cover no more rows",
+					    name, (long long)vector_start, (long long)start);
+				break;
+			}
+			f->has_first_row_id = 1;
+			f->first_row_id = vector_start;
+			vector_start += f->row_count;
+		} else {
+			f->has_first_row_id = 1;
+			f->first_row_id = start;
+			blob_default = start;
+			nbs = 0;
+			start += f->row_count;
+		}
+	}
+	pm_free(bs);
+	if (!rc)
+		*next_row_id = start;
+	return rc;
 }
 
 /* ---------------------------------------------------------- committer */
@@ -67,6 +334,10 @@ struct pm_table_committer {
 	int64_t timeout_ms;        /* <0: unlimited */
 	int64_t min_wait_ms, max_wait_ms;
 	int row_tracking;
+	int rt_group;              /* row-tracking.partition-group-on-commit (default true) */
+	int data_evolution;        /* data-evolution.enabled */
+	int deletion_vectors;      /* deletion-vectors.enabled */
+	int bucket_unaware;        /* option bucket = -1 (the default of append tables) */
 	const char *path_dir;      /* borrowed from schema options */
 
 	int dynamic_overwrite;     /* option dynamic-partition-overwrite (default true) */
@@ -170,8 +441,13 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 		goto fail;
 	if ((rc = opt_bool(&c->schema->options, "row-tracking.enabled", 0, &c->row_tracking)) ||
 	    (rc = opt_bool(&c->schema->options, "dynamic-partition-overwrite", 1, &c->dynamic_overwrite)) ||
-	    (rc = opt_bool(&c->schema->options, "commit.sync-data-files", 1, &c->sync_data)))
+	    (rc = opt_bool(&c->schema->options, "commit.sync-data-files", 1, &c->sync_data)) ||
+	    (rc = opt_bool(&c->schema->options, "row-tracking.partition-group-on-commit", 1, &c->rt_group)) ||
+	    (rc = opt_bool(&c->schema->options, "data-evolution.enabled", 0, &c->data_evolution)) ||
+	    (rc = opt_bool(&c->schema->options, "deletion-vectors.enabled", 0, &c->deletion_vectors)))
 		goto fail;
+	v = pm_strmap_get(&c->schema->options, "bucket");
+	c->bucket_unaware = !v || !strcmp(v, "-1");
 	c->path_dir = pm_strmap_get(&c->schema->options, "data-file.path-directory");
 	if ((v = pm_strmap_get(&c->schema->options, "commit.user")) && *v) {
 		c->user_explicit = 1;
@@ -418,6 +694,36 @@ int pm_table_committer_abort(pm_table_committer *c, const pm_manifest_entry *fil
 	return rc;
 }
 
+/* <table>/index/<name>, or the entry's external path (Java
+ * FileStorePathFactory.indexPath; option index-file-in-data-file-dir is not
+ * supported). */
+static int index_file_path(const pm_table_committer *c, const pm_index_manifest_entry *e, pm_buf *out)
+{
+	int rc;
+	pm_buf_clear(out);
+	if (e->external_path)
+		return pm_buf_puts(out, e->external_path);
+	if ((rc = pm_buf_puts(out, c->table_path)) || (rc = pm_buf_puts(out, "/index/")))
+		return rc;
+	return pm_buf_puts(out, e->file_name);
+}
+
+int pm_table_committer_abort_batch(pm_table_committer *c, const pm_commit_batch *b)
+{
+	pm_buf p = PM_BUF_INIT;
+	size_t i;
+	int rc = pm_table_committer_abort(c, b->adds, b->n_adds), r;
+	for (i = 0; i < b->n_index; i++) {
+		if (b->index[i].kind != PM_FILE_KIND_ADD || !b->index[i].file_name)
+			continue;
+		if ((r = index_file_path(c, &b->index[i], &p)) || (r = pm_fileio_remove(c->io, pm_buf_cstr(&p))))
+			if (!rc)
+				rc = r;
+	}
+	pm_buf_dispose(&p);
+	return rc;
+}
+
 /* ------------------------------------------------------------ attempt */
 
 /* Names of metadata files written by one attempt (deleted if it loses). */
@@ -537,6 +843,891 @@ static int minor_merge(pm_table_committer *c, pm_manifest_namer *namer, const pm
 	return 0;
 }
 
+/* ------------------------------------------------- index manifest changes */
+
+#define DV_INDEX "DELETION_VECTORS"
+#define HASH_INDEX "HASH"
+
+static int bytes_eq(const pm_bytes *a, const pm_bytes *b)
+{
+	return a->n == b->n && (a->n == 0 || !memcmp(a->p, b->p, a->n));
+}
+
+/* Whether a set of data file names (borrowed) holds name. */
+static int name_in(const char *const *v, size_t n, const char *name)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (v[i] && name && !strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * Java IndexManifestFileHandler.write: the previous index manifest's entries
+ * (all ADDs) combined per index type with the changes: DELETION_VECTORS on
+ * a bucket-unaware table by file name (an ADD of a present name, a DV for a
+ * data file that already has one, a DELETE of an absent name -> error);
+ * HASH and bucketed DVs by (partition, bucket, type), deletes first; other
+ * types (global indexes) by file name, deletes first (a DELETE must name a
+ * present file). Result (ADD entries only): survivors in previous order,
+ * then the ADDs in order. Errors are PAIMON_ECONFLICT: the latest index
+ * manifest no longer matches what the commit was planned on.
+ */
+static int combine_index(const pm_table_committer *c, const pm_index_manifest_entry_list *prev,
+			 const pm_index_manifest_entry *chg, size_t n, pm_index_manifest_entry_list *out)
+{
+	unsigned char *dead = NULL, *gone = NULL;
+	const char **dv_files = NULL;
+	size_t ndv = 0, cap = 0, i, j, k;
+	int rc = 0;
+	if (prev->len && !(dead = pm_calloc(prev->len, 1)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < prev->len; i++) {
+		if (prev->items[i].kind != PM_FILE_KIND_ADD) {
+			rc = pm_err(PAIMON_ECORRUPT, "index manifest: entry for '%s' is not an ADD",
+				    prev->items[i].file_name);
+			goto out;
+		}
+		cap += prev->items[i].n_dv_ranges;
+	}
+	for (i = 0; i < n; i++)
+		cap += chg[i].n_dv_ranges;
+	if (cap && (!(dv_files = pm_calloc(cap, sizeof *dv_files)) || !(gone = pm_calloc(cap, 1)))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	/* data files that have a DV in the previous manifest (unaware DVs) */
+	if (c->bucket_unaware)
+		for (i = 0; i < prev->len; i++)
+			if (!strcmp(prev->items[i].index_type, DV_INDEX))
+				for (k = 0; k < prev->items[i].n_dv_ranges; k++)
+					dv_files[ndv++] = prev->items[i].dv_ranges[k].data_file;
+	/* deletes, then adds (the file-name combiners check as they go) */
+	for (i = 0; i < n && !rc; i++) {
+		const pm_index_manifest_entry *e = &chg[i];
+		int dv_unaware = c->bucket_unaware && !strcmp(e->index_type, DV_INDEX);
+		int bucketed = !strcmp(e->index_type, HASH_INDEX) || (!dv_unaware && !strcmp(e->index_type, DV_INDEX));
+		int found = 0;
+		if (e->kind != PM_FILE_KIND_DELETE)
+			continue;
+		for (j = 0; j < prev->len; j++) {
+			const pm_index_manifest_entry *p = &prev->items[j];
+			if (dead[j] || strcmp(p->index_type, e->index_type))
+				continue;
+			if (bucketed ? (p->bucket == e->bucket && bytes_eq(&p->partition, &e->partition))
+				     : !strcmp(p->file_name, e->file_name)) {
+				dead[j] = 1;
+				found = 1;
+				if (!bucketed)
+					break;
+			}
+		}
+		if (!found && !bucketed) {
+			rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': index file '%s' (%s) to delete is not in the latest "
+				    "snapshot's index manifest: a concurrent commit replaced it", c->table_path,
+				    e->file_name, e->index_type);
+			break;
+		}
+		if (dv_unaware)
+			for (k = 0; k < e->n_dv_ranges; k++) {
+				for (j = 0; j < ndv; j++)
+					if (!gone[j] && !strcmp(dv_files[j], e->dv_ranges[k].data_file))
+						break;
+				if (j == ndv) {
+					rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': index file '%s' deletes the deletion "
+						    "vector of data file '%s', which has none", c->table_path, e->file_name,
+						    e->dv_ranges[k].data_file);
+					break;
+				}
+				gone[j] = 1;
+			}
+	}
+	for (i = 0; i < n && !rc; i++) {
+		const pm_index_manifest_entry *e = &chg[i];
+		int dv_unaware = c->bucket_unaware && !strcmp(e->index_type, DV_INDEX);
+		int bucketed = !strcmp(e->index_type, HASH_INDEX) || (!dv_unaware && !strcmp(e->index_type, DV_INDEX));
+		int present = 0;
+		if (e->kind != PM_FILE_KIND_ADD)
+			continue;
+		for (j = 0; j < prev->len; j++) {
+			const pm_index_manifest_entry *p = &prev->items[j];
+			if (dead[j])
+				continue;
+			if (bucketed && !strcmp(p->index_type, e->index_type) && p->bucket == e->bucket &&
+			    bytes_eq(&p->partition, &e->partition))
+				dead[j] = 1; /* replaced (BucketedCombiner) */
+			else if (!strcmp(p->file_name, e->file_name))
+				present = 1;
+		}
+		for (k = 0; k < i; k++)
+			if (chg[k].kind == PM_FILE_KIND_ADD && !strcmp(chg[k].file_name, e->file_name))
+				present = 1;
+		if (present) {
+			rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': index file '%s' is already in the index manifest",
+				    c->table_path, e->file_name);
+			break;
+		}
+		if (dv_unaware)
+			for (k = 0; k < e->n_dv_ranges; k++) {
+				const char *df = e->dv_ranges[k].data_file;
+				for (j = 0; j < ndv; j++)
+					if (!gone[j] && !strcmp(dv_files[j], df))
+						break;
+				if (j < ndv) {
+					rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': data file '%s' already has a deletion "
+						    "vector in the latest snapshot; index file '%s' would add another (a "
+						    "concurrent delete changed it)", c->table_path, df, e->file_name);
+					break;
+				}
+				dv_files[ndv++] = df;
+			}
+	}
+	for (i = 0; i < prev->len && !rc; i++)
+		if (!dead[i])
+			rc = pm_index_manifest_entry_list_append_copy(out, &prev->items[i]);
+	for (i = 0; i < n && !rc; i++)
+		if (chg[i].kind == PM_FILE_KIND_ADD)
+			rc = pm_index_manifest_entry_list_append_copy(out, &chg[i]);
+out:
+	pm_free(dead);
+	pm_free(gone);
+	pm_free(dv_files);
+	return rc;
+}
+
+/* ------------------------------------------------------ conflict checks */
+
+typedef struct rng {
+	int64_t from, to; /* inclusive */
+} rng;
+
+static int rng_cmp(const void *a, const void *b)
+{
+	const rng *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/* Sorts and merges overlapping (and, with adjacent, touching) ranges in
+ * place (Java Range.sortAndMergeOverlap); returns the count. */
+static size_t rng_merge(rng *r, size_t n, int adjacent)
+{
+	size_t i, k = 0;
+	if (!n)
+		return 0;
+	qsort(r, n, sizeof *r, rng_cmp);
+	for (i = 1; i < n; i++) {
+		if (r[i].from <= r[k].to || (adjacent && r[i].from == r[k].to + 1)) {
+			if (r[i].to > r[k].to)
+				r[k].to = r[i].to;
+		} else {
+			r[++k] = r[i];
+		}
+	}
+	return k + 1;
+}
+
+/* First merged range whose end is >= from (binary search). */
+static size_t rng_lower(const rng *r, size_t n, int64_t from)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid].to < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int rng_contains(const rng *r, size_t n, rng x)
+{
+	size_t i = rng_lower(r, n, x.from);
+	return i < n && r[i].from <= x.from && r[i].to >= x.to;
+}
+
+static int rng_exact(const rng *r, size_t n, rng x)
+{
+	size_t i = rng_lower(r, n, x.from);
+	return i < n && r[i].from == x.from && r[i].to == x.to;
+}
+
+static rng file_rng(const pm_data_file_meta *f)
+{
+	rng r;
+	r.from = f->first_row_id;
+	r.to = f->first_row_id + f->row_count - 1;
+	return r;
+}
+
+static int dedicated(const char *name)
+{
+	return pm_is_blob_file(name) || pm_is_vector_file(name);
+}
+
+/* Java SpecialFields.isSystemField. */
+static int system_field(const char *name)
+{
+	return !strncmp(name, "_KEY_", 5) || !strcmp(name, "_SEQUENCE_NUMBER") || !strcmp(name, "_VALUE_KIND") ||
+	       !strcmp(name, "_LEVEL") || !strcmp(name, "rowkind") || !strcmp(name, "_ROW_ID");
+}
+
+typedef struct conflict_ctx {
+	pm_table_committer *c;
+	const pm_snapshot *latest;
+	const pm_commit_batch *b;
+	pm_table_schema **schemas;  /* loaded by id (cache) */
+	size_t nschemas;
+} conflict_ctx;
+
+/* A conflict: PAIMON_ECONFLICT naming the table, the latest snapshot and its user. */
+static int conflict(const conflict_ctx *x, const char *fmt, ...)
+{
+	pm_buf b = PM_BUF_INIT;
+	va_list ap;
+	int rc;
+	va_start(ap, fmt);
+	rc = pm_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (rc) {
+		pm_buf_dispose(&b);
+		return rc;
+	}
+	rc = pm_err(PAIMON_ECONFLICT, "commit to '%s' conflicts with snapshot %lld (commit user %s): %s; nothing was "
+		    "committed", x->c->table_path, (long long)x->latest->id,
+		    x->latest->commit_user ? x->latest->commit_user : "?", pm_buf_cstr(&b));
+	pm_buf_dispose(&b);
+	return rc;
+}
+
+static int schema_of(conflict_ctx *x, int64_t id, const pm_table_schema **out)
+{
+	size_t i;
+	pm_table_schema *s = NULL, **n;
+	int rc;
+	for (i = 0; i < x->nschemas; i++)
+		if (x->schemas[i]->id == id) {
+			*out = x->schemas[i];
+			return 0;
+		}
+	if ((rc = pm_schema_load(x->c->io, x->c->table_path, id, &s)))
+		return pm_err_wrap("commit conflict check: schema %lld", (long long)id);
+	if (!(n = pm_realloc(x->schemas, (x->nschemas + 1) * sizeof *n))) {
+		pm_schema_free(s);
+		return PAIMON_ENOMEM;
+	}
+	x->schemas = n;
+	x->schemas[x->nschemas++] = s;
+	*out = s;
+	return 0;
+}
+
+/* Field id of a written column (-1 for a system field); unknown -> error. */
+static int field_id(conflict_ctx *x, const pm_data_file_meta *f, const char *col, int32_t *id)
+{
+	const pm_table_schema *s;
+	size_t i;
+	int rc;
+	*id = -1;
+	if ((rc = schema_of(x, f->schema_id, &s)))
+		return rc;
+	for (i = 0; i < s->nfields; i++)
+		if (!strcmp(s->fields[i].name, col)) {
+			*id = s->fields[i].id;
+			return 0;
+		}
+	if (system_field(col))
+		return 0;
+	return pm_err(PAIMON_ECORRUPT, "data file '%s': write column '%s' is not in schema %lld", f->file_name, col,
+		      (long long)f->schema_id);
+}
+
+/* RowIdColumnConflictChecker: the delta's row-id files merged by
+ * overlapping range, with the field ids each group writes. */
+typedef struct write_range {
+	rng r;
+	int32_t *ids;
+	size_t nids;
+	int all;   /* a file of the group writes every column (_WRITE_COLS null) */
+} write_range;
+
+static void write_ranges_free(write_range *w, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		pm_free(w[i].ids);
+	pm_free(w);
+}
+
+static int add_id(write_range *w, int32_t id)
+{
+	size_t i;
+	int32_t *n;
+	for (i = 0; i < w->nids; i++)
+		if (w->ids[i] == id)
+			return 0;
+	if (!(n = pm_realloc(w->ids, (w->nids + 1) * sizeof *n)))
+		return PAIMON_ENOMEM;
+	w->ids = n;
+	w->ids[w->nids++] = id;
+	return 0;
+}
+
+static int add_file_ids(conflict_ctx *x, write_range *w, const pm_data_file_meta *f)
+{
+	size_t i;
+	int rc;
+	if (!f->has_write_cols) {
+		const pm_table_schema *s;
+		if ((rc = schema_of(x, f->schema_id, &s)))
+			return rc;
+		for (i = 0; i < s->nfields; i++)
+			if ((rc = add_id(w, s->fields[i].id)))
+				return rc;
+		return 0;
+	}
+	for (i = 0; i < f->write_cols.len; i++) {
+		int32_t id;
+		if ((rc = field_id(x, f, f->write_cols.items[i], &id)))
+			return rc;
+		if (id >= 0 && (rc = add_id(w, id)))
+			return rc;
+	}
+	return 0;
+}
+
+typedef struct idx_rng {
+	rng r;
+	size_t i;
+} idx_rng;
+
+static int idx_rng_cmp(const void *a, const void *b)
+{
+	int c = rng_cmp(&((const idx_rng *)a)->r, &((const idx_rng *)b)->r);
+	if (c)
+		return c;
+	return ((const idx_rng *)a)->i < ((const idx_rng *)b)->i ? -1 : 1;
+}
+
+static int build_write_ranges(conflict_ctx *x, write_range **out, size_t *nout)
+{
+	const pm_commit_batch *b = x->b;
+	idx_rng *v = NULL;
+	write_range *w = NULL;
+	size_t n = 0, nw = 0, i;
+	int rc = 0;
+	*out = NULL;
+	*nout = 0;
+	if (b->n_adds && (!(v = pm_calloc(b->n_adds, sizeof *v)) || !(w = pm_calloc(b->n_adds, sizeof *w)))) {
+		pm_free(v);
+		return PAIMON_ENOMEM;
+	}
+	for (i = 0; i < b->n_adds; i++)
+		if (b->adds[i].file.has_first_row_id) {
+			v[n].r = file_rng(&b->adds[i].file);
+			v[n].i = i;
+			n++;
+		}
+	if (n)
+		qsort(v, n, sizeof *v, idx_rng_cmp);
+	for (i = 0; i < n && !rc; i++) {
+		if (!nw || v[i].r.from > w[nw - 1].r.to) {
+			w[nw].r = v[i].r;
+			nw++;
+		} else if (v[i].r.to > w[nw - 1].r.to) {
+			w[nw - 1].r.to = v[i].r.to;
+		}
+		rc = add_file_ids(x, &w[nw - 1], &b->adds[v[i].i].file);
+	}
+	pm_free(v);
+	if (rc) {
+		write_ranges_free(w, nw);
+		return rc;
+	}
+	*out = w;
+	*nout = nw;
+	return 0;
+}
+
+/* 1: the committed file f writes rows and columns the delta writes too. */
+static int conflicts_with(conflict_ctx *x, const write_range *w, size_t nw, const pm_data_file_meta *f, int *hit)
+{
+	rng r;
+	size_t i, k, j;
+	int rc;
+	*hit = 0;
+	if (!f->has_first_row_id)
+		return 0;
+	r = file_rng(f);
+	for (i = 0; i < nw; i++) {
+		if (w[i].r.to < r.from)
+			continue;
+		if (w[i].r.from > r.to)
+			break;
+		if (!f->has_write_cols) {
+			*hit = 1;
+			return 0;
+		}
+		for (k = 0; k < f->write_cols.len; k++) {
+			int32_t id;
+			if ((rc = field_id(x, f, f->write_cols.items[k], &id)))
+				return rc;
+			for (j = 0; id >= 0 && j < w[i].nids; j++)
+				if (w[i].ids[j] == id) {
+					*hit = 1;
+					return 0;
+				}
+		}
+	}
+	return 0;
+}
+
+/* DataEvolutionConflictDetection.checkForRowIdFromSnapshot. */
+static int check_since_base(conflict_ctx *x, part_filter *chg)
+{
+	pm_table_committer *c = x->c;
+	write_range *w = NULL;
+	size_t nw = 0, i;
+	pm_snapshot *base = NULL;
+	int64_t id, base_next;
+	int rc;
+	if ((rc = build_write_ranges(x, &w, &nw)) || !nw)
+		goto out;
+	if ((rc = pm_snapshot_load(c->io, c->table_path, x->b->check_from_snapshot, &base))) {
+		if (rc == PAIMON_ENOTFOUND)
+			rc = conflict(x, "snapshot %lld, which the update was planned on, no longer exists; plan it again",
+				      (long long)x->b->check_from_snapshot);
+		goto out;
+	}
+	if (!base->has_next_row_id) {
+		rc = conflict(x, "next row id is null in snapshot %lld, which the update was planned on",
+			      (long long)base->id);
+		goto out;
+	}
+	base_next = base->next_row_id;
+	for (id = x->b->check_from_snapshot + 1; id <= x->latest->id && !rc; id++) {
+		pm_snapshot *s = NULL;
+		pm_manifest_file_meta_list ml = {0};
+		pm_manifest_entry_list ents = {0};
+		if ((rc = pm_snapshot_load(c->io, c->table_path, id, &s))) {
+			if (rc == PAIMON_ENOTFOUND)
+				rc = conflict(x, "snapshot %lld, committed after the update's base snapshot %lld, no longer "
+					      "exists, so the update cannot be checked; plan it again", (long long)id,
+					      (long long)x->b->check_from_snapshot);
+			break;
+		}
+		if (s->commit_kind && !strcmp(s->commit_kind, "COMPACT")) {
+			pm_snapshot_free(s);
+			continue;
+		}
+		if (!(rc = pm_manifest_list_read(c->io, c->table_path, s->delta_manifest_list, &ml)))
+			for (i = 0; i < ml.len && !rc; i++)
+				rc = pm_manifest_read(c->io, c->table_path, ml.items[i].file_name, &ents);
+		for (i = 0; i < ents.len && !rc; i++) {
+			const pm_manifest_entry *e = &ents.items[i];
+			int hit = 0, m;
+			if (!e->file.has_first_row_id || e->file.first_row_id >= base_next)
+				continue;
+			if ((m = part_filter_match(chg, e->partition.p, e->partition.n)) < 0) {
+				rc = m;
+				break;
+			}
+			if (!m)
+				continue;
+			if ((rc = conflicts_with(x, w, nw, &e->file, &hit)))
+				break;
+			if (hit)
+				rc = conflict(x, "For Data Evolution table, multiple 'MERGE INTO' operations have encountered "
+					      "conflicts, updating the same file, which can render some updates "
+					      "ineffective: snapshot %lld (%s) %s file '%s' (row ids %lld..%lld), which "
+					      "writes columns this commit writes for the same rows, after its base "
+					      "snapshot %lld", (long long)id, s->commit_kind ? s->commit_kind : "?",
+					      e->kind == PM_FILE_KIND_ADD ? "added" : "deleted", e->file.file_name,
+					      (long long)e->file.first_row_id,
+					      (long long)(e->file.first_row_id + e->file.row_count - 1),
+					      (long long)x->b->check_from_snapshot);
+		}
+		pm_manifest_entry_list_dispose(&ents);
+		pm_manifest_file_meta_list_dispose(&ml);
+		pm_snapshot_free(s);
+	}
+out:
+	pm_snapshot_free(base);
+	write_ranges_free(w, nw);
+	return rc;
+}
+
+/* checkNonCompactRowIdExistence: every ADD with a first row id below the
+ * latest nextRowId targets rows that exist: a normal file exactly one live
+ * merged normal range, a blob/vector file a range inside one. */
+static int check_existence(conflict_ctx *x, const pm_manifest_entry_list *base)
+{
+	const pm_commit_batch *b = x->b;
+	rng *r = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+	if (!x->latest->has_next_row_id)
+		return 0;
+	for (i = 0; i < b->n_adds; i++)
+		if (b->adds[i].file.has_first_row_id && b->adds[i].file.first_row_id < x->latest->next_row_id)
+			break;
+	if (i == b->n_adds)
+		return 0;
+	if (base->len && !(r = pm_malloc(base->len * sizeof *r)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < base->len; i++)
+		if (base->items[i].kind == PM_FILE_KIND_ADD && base->items[i].file.has_first_row_id &&
+		    !dedicated(base->items[i].file.file_name))
+			r[n++] = file_rng(&base->items[i].file);
+	n = rng_merge(r, n, 0);
+	for (i = 0; i < b->n_adds && !rc; i++) {
+		const pm_manifest_entry *e = &b->adds[i];
+		int ok;
+		if (!e->file.has_first_row_id || e->file.first_row_id >= x->latest->next_row_id)
+			continue;
+		ok = dedicated(e->file.file_name) ? rng_contains(r, n, file_rng(&e->file))
+						  : rng_exact(r, n, file_rng(&e->file));
+		if (!ok)
+			rc = conflict(x, "Row ID existence conflict: file '%s' references firstRowId=%lld, rowCount=%lld "
+				      "in bucket %d, but no matching file exists in the current snapshot. The "
+				      "referenced file may have been rewritten by a concurrent compaction or removed "
+				      "by an overwrite", e->file.file_name, (long long)e->file.first_row_id,
+				      (long long)e->file.row_count, (int)e->bucket);
+	}
+	pm_free(r);
+	return rc;
+}
+
+static int describe_files(pm_buf *b, const pm_manifest_entry *const *v, size_t n)
+{
+	size_t i;
+	int rc = 0;
+	for (i = 0; i < n && !rc; i++)
+		rc = pm_buf_printf(b, "%s%s(rowId=%lld, count=%lld)", i ? ", " : "", v[i]->file.file_name,
+				   (long long)v[i]->file.first_row_id, (long long)v[i]->file.row_count);
+	return rc;
+}
+
+typedef struct ent_rng {
+	rng r;
+	const pm_manifest_entry *e;
+	size_t order;
+} ent_rng;
+
+static int ent_rng_cmp(const void *a, const void *b)
+{
+	const ent_rng *x = a, *y = b;
+	int c = rng_cmp(&x->r, &y->r);
+	return c ? c : (x->order < y->order ? -1 : 1);
+}
+
+/* checkRowIdRangeConflicts over the live files after the commit: the normal
+ * files of one overlapping group share one range; a blob/vector file lies
+ * inside one merged normal range. */
+static int check_range_conflicts(conflict_ctx *x, const pm_manifest_entry_list *merged)
+{
+	ent_rng *v = NULL;
+	rng *r = NULL;
+	const pm_manifest_entry **grp = NULL;
+	size_t n = 0, nr, i, j;
+	int rc = 0;
+	if (merged->len && (!(v = pm_calloc(merged->len, sizeof *v)) || !(r = pm_calloc(merged->len, sizeof *r)) ||
+			    !(grp = pm_calloc(merged->len, sizeof *grp)))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < merged->len; i++) {
+		const pm_manifest_entry *e = &merged->items[i];
+		if (e->kind != PM_FILE_KIND_ADD || !e->file.has_first_row_id || dedicated(e->file.file_name))
+			continue;
+		v[n].r = file_rng(&e->file);
+		v[n].e = e;
+		v[n].order = i;
+		r[n] = v[n].r;
+		n++;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, ent_rng_cmp);
+	for (i = 0; i < n && !rc; i = j) {
+		int64_t end = v[i].r.to;
+		int same = 1;
+		for (j = i + 1; j < n && v[j].r.from <= end; j++) {
+			if (v[j].r.to > end)
+				end = v[j].r.to;
+			if (v[j].r.from != v[i].r.from || v[j].r.to != v[i].r.to)
+				same = 0;
+		}
+		if (!same) {
+			pm_buf d = PM_BUF_INIT;
+			size_t k;
+			for (k = i; k < j; k++)
+				grp[k - i] = v[k].e;
+			if (!(rc = describe_files(&d, grp, j - i)))
+				rc = conflict(x, "For Data Evolution table, multiple 'MERGE INTO' and 'COMPACT' operations "
+					      "have encountered conflicts, data files: [%s]", pm_buf_cstr(&d));
+			pm_buf_dispose(&d);
+		}
+	}
+	nr = rng_merge(r, n, 0);
+	for (i = 0; i < merged->len && !rc; i++) {
+		const pm_manifest_entry *e = &merged->items[i];
+		if (e->kind != PM_FILE_KIND_ADD || !e->file.has_first_row_id || !dedicated(e->file.file_name))
+			continue;
+		if (!rng_contains(r, nr, file_rng(&e->file)))
+			rc = conflict(x, "For Data Evolution table, multiple 'MERGE INTO' and 'COMPACT' operations have "
+				      "encountered conflicts, dedicated file %s(rowId=%lld, count=%lld) is not covered by "
+				      "one data file range", e->file.file_name, (long long)e->file.first_row_id,
+				      (long long)e->file.row_count);
+	}
+out:
+	pm_free(v);
+	pm_free(r);
+	pm_free(grp);
+	return rc;
+}
+
+/* checkGlobalIndexRowIdExistence: an added global index covers live rows. */
+static int check_global_index(conflict_ctx *x, const pm_manifest_entry_list *base)
+{
+	const pm_commit_batch *b = x->b;
+	rng *r = NULL;
+	size_t i, j, n;
+	int rc = 0;
+	for (i = 0; i < b->n_index && !rc; i++) {
+		const pm_index_manifest_entry *ie = &b->index[i];
+		rng want;
+		if (ie->kind != PM_FILE_KIND_ADD || !ie->has_global_index)
+			continue;
+		if (!r && base->len && !(r = pm_malloc(base->len * sizeof *r)))
+			return PAIMON_ENOMEM;
+		for (j = n = 0; j < base->len; j++) {
+			const pm_manifest_entry *e = &base->items[j];
+			if (e->kind == PM_FILE_KIND_ADD && e->file.has_first_row_id && e->bucket == ie->bucket &&
+			    bytes_eq(&e->partition, &ie->partition))
+				r[n++] = file_rng(&e->file);
+		}
+		n = rng_merge(r, n, 1);
+		want.from = ie->global_index.row_range_start;
+		want.to = ie->global_index.row_range_end;
+		if (!rng_contains(r, n, want))
+			rc = conflict(x, "Global index row ID existence conflict: index file '%s' references row range "
+				      "[%lld, %lld], but this range is not fully covered by current data files. The "
+				      "referenced row IDs may have been reassigned or removed by a concurrent commit",
+				      ie->file_name, (long long)want.from, (long long)want.to);
+	}
+	pm_free(r);
+	return rc;
+}
+
+/*
+ * Deletion vectors of a bucket-unaware table (Java ConflictDetection
+ * buildBaseEntriesWithDV / buildDeltaEntriesWithDV + mergeEntries): each
+ * data file a changed DV names, other than the commit's own new files,
+ * must be live, and the commit's DV changes for it must apply to the DV it
+ * has in the latest snapshot: a DELETE names exactly that index file, and
+ * a lone ADD (a first DV) requires that it had none. So two deletes that
+ * changed the same anchor's DV since their base cannot both commit.
+ */
+static int check_dv(conflict_ctx *x, const pm_manifest_entry_list *base)
+{
+	pm_table_committer *c = x->c;
+	const pm_commit_batch *b = x->b;
+	pm_index_manifest_entry_list cur = {0};
+	const char **cur_file = NULL, **cur_index = NULL; /* data file -> its DV index file in latest */
+	size_t ncur = 0, cap = 0, i, j, k;
+	int rc = 0;
+	for (i = 0; i < b->n_index; i++)
+		if (b->index[i].n_dv_ranges)
+			break;
+	if (i == b->n_index)
+		return 0;
+	if (x->latest->index_manifest &&
+	    (rc = pm_index_manifest_read(c->io, c->table_path, x->latest->index_manifest, &cur)))
+		return rc;
+	for (i = 0; i < cur.len; i++)
+		if (cur.items[i].kind == PM_FILE_KIND_ADD)
+			cap += cur.items[i].n_dv_ranges;
+	if (cap && (!(cur_file = pm_calloc(cap, sizeof *cur_file)) || !(cur_index = pm_calloc(cap, sizeof *cur_index)))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < cur.len && !rc; i++) {
+		if (cur.items[i].kind != PM_FILE_KIND_ADD)
+			continue;
+		for (k = 0; k < cur.items[i].n_dv_ranges && !rc; k++) {
+			const char *df = cur.items[i].dv_ranges[k].data_file;
+			if (name_in(cur_file, ncur, df))
+				rc = conflict(x, "data file '%s' has more than one deletion vector in the latest index "
+					      "manifest", df);
+			cur_file[ncur] = df;
+			cur_index[ncur++] = cur.items[i].file_name;
+		}
+	}
+	/* every data file the changes name, once */
+	for (i = 0; i < b->n_index && !rc; i++) {
+		for (k = 0; k < b->index[i].n_dv_ranges && !rc; k++) {
+			const char *df = b->index[i].dv_ranges[k].data_file;
+			const char *have = NULL, *set[64];
+			size_t nset = 0, nchg = 0, ii, kk;
+			int dup = 0, adds_only = 1, own = 0;
+			/* first mention only */
+			for (ii = 0; ii <= i && !dup; ii++)
+				for (kk = 0; kk < b->index[ii].n_dv_ranges; kk++) {
+					if (ii == i && kk == k)
+						break;
+					if (!strcmp(b->index[ii].dv_ranges[kk].data_file, df)) {
+						dup = 1;
+						break;
+					}
+				}
+			if (dup)
+				continue;
+			for (j = 0; j < b->n_adds; j++)
+				if (!strcmp(b->adds[j].file.file_name, df))
+					own = 1;
+			for (ii = 0; ii < b->n_index; ii++)
+				for (kk = 0; kk < b->index[ii].n_dv_ranges; kk++)
+					if (!strcmp(b->index[ii].dv_ranges[kk].data_file, df)) {
+						nchg++;
+						if (b->index[ii].kind != PM_FILE_KIND_ADD)
+							adds_only = 0;
+					}
+			if (own) {
+				if (nchg != 1)
+					rc = pm_err(PAIMON_EINVAL, "commit: new data file '%s' has %zu deletion vector changes; "
+						    "a new file can have only one", df, nchg);
+				continue;
+			}
+			for (j = 0; j < base->len; j++)
+				if (base->items[j].kind == PM_FILE_KIND_ADD && !strcmp(base->items[j].file.file_name, df))
+					break;
+			if (j == base->len) {
+				rc = conflict(x, "Trying to create deletion vector on file %s which is not previously added "
+					      "(a concurrent commit removed it)", df);
+				break;
+			}
+			for (j = 0; j < ncur; j++)
+				if (!strcmp(cur_file[j], df))
+					have = cur_index[j];
+			/* the DV identifiers of df: {have}, then the changes in order */
+			set[nset++] = have;
+			for (ii = 0; ii < b->n_index && !rc; ii++) {
+				const pm_index_manifest_entry *e = &b->index[ii];
+				int named = 0;
+				for (kk = 0; kk < e->n_dv_ranges; kk++)
+					if (!strcmp(e->dv_ranges[kk].data_file, df))
+						named = 1;
+				if (!named)
+					continue;
+				for (j = 0; j < nset; j++)
+					if (set[j] && !strcmp(set[j], e->file_name))
+						break;
+				if (e->kind == PM_FILE_KIND_ADD) {
+					if (j < nset || nset == sizeof set / sizeof *set)
+						rc = conflict(x, "deletion vector index file '%s' for data file '%s' is "
+							      "added twice", e->file_name, df);
+					else
+						set[nset++] = e->file_name;
+				} else if (j == nset) {
+					rc = conflict(x, "File deletion conflicts detected: the deletion vector of data "
+						      "file '%s' is now %s%s%s, not '%s' as when this delete was planned (a "
+						      "concurrent delete changed it)", df, have ? "in '" : "", have ? have : "none",
+						      have ? "'" : "", e->file_name);
+				} else {
+					set[j] = set[--nset];
+				}
+			}
+			if (!rc && nchg == 1 && adds_only) {
+				/* a first DV: the file must have had none */
+				for (j = 0; j < nset; j++)
+					if (!set[j])
+						break;
+				if (j == nset)
+					rc = conflict(x, "File deletion conflicts detected: data file '%s' got a deletion "
+						      "vector ('%s') from a concurrent commit after this delete was planned",
+						      df, have ? have : "?");
+			}
+		}
+	}
+out:
+	pm_free(cur_file);
+	pm_free(cur_index);
+	pm_index_manifest_entry_list_dispose(&cur);
+	return rc;
+}
+
+/*
+ * The checks of Java ConflictDetection.checkConflicts (+ the data-evolution
+ * ones) for batch b against latest: base = live files of the changed
+ * partitions (those of the new files, and of DV and global index changes).
+ */
+static int check_conflicts(pm_table_committer *c, const pm_snapshot *latest, const pm_commit_batch *b)
+{
+	conflict_ctx x;
+	part_filter chg;
+	pm_manifest_filter f;
+	pm_manifest_entry_list base = {0}, merged = {0};
+	pm_entry_merger *m = NULL;
+	size_t i;
+	int rc;
+	memset(&x, 0, sizeof x);
+	x.c = c;
+	x.latest = latest;
+	x.b = b;
+	if ((rc = part_filter_init(&chg, &c->pi, b->n_adds + b->n_index)))
+		goto out;
+	for (i = 0; i < b->n_adds && !rc; i++)
+		rc = part_filter_add(&chg, b->adds[i].partition.p, b->adds[i].partition.n);
+	for (i = 0; i < b->n_index && !rc; i++)
+		if (!strcmp(b->index[i].index_type, DV_INDEX) || b->index[i].has_global_index)
+			rc = part_filter_add(&chg, b->index[i].partition.p, b->index[i].partition.n);
+	if (rc || !chg.nparts)
+		goto out;
+	f.keep_manifest = keep_any_manifest;
+	f.keep_entry = keep_filtered_entry;
+	f.ctx = &chg;
+	chg.rc = 0;
+	if ((rc = pm_manifest_read_all(c->io, c->table_path, latest->base_manifest_list, latest->delta_manifest_list,
+				       &f, &base)) ||
+	    (rc = chg.rc))
+		goto out;
+	/* a new file must not be live already (a replayed message) */
+	if ((rc = pm_entry_merger_new(&m)) || (rc = pm_entry_merger_add(m, base.items, base.len)))
+		goto out;
+	if ((rc = pm_entry_merger_add(m, b->adds, b->n_adds))) {
+		char msg[1024];
+		snprintf(msg, sizeof msg, "%s", paimon_error_message());
+		rc = conflict(&x, "File deletion conflicts detected! %s", msg);
+		goto out;
+	}
+	if ((rc = pm_entry_merger_finish(m, &merged)))
+		goto out;
+	if (c->deletion_vectors && c->bucket_unaware && (rc = check_dv(&x, &base)))
+		goto out;
+	if (!c->data_evolution)
+		goto out;
+	if ((rc = check_existence(&x, &base)))
+		goto out;
+	if (b->check_from_snapshot >= 0 && (rc = check_range_conflicts(&x, &merged)))
+		goto out;
+	if ((rc = check_global_index(&x, &base)))
+		goto out;
+	if (b->check_from_snapshot >= 0)
+		rc = check_since_base(&x, &chg);
+out:
+	for (i = 0; i < x.nschemas; i++)
+		pm_schema_free(x.schemas[i]);
+	pm_free(x.schemas);
+	pm_entry_merger_free(m);
+	pm_manifest_entry_list_dispose(&base);
+	pm_manifest_entry_list_dispose(&merged);
+	part_filter_dispose(&chg);
+	return rc;
+}
+
 static int latest_schema_id(pm_table_committer *c, int64_t *id)
 {
 	int64_t *ids = NULL;
@@ -563,11 +1754,15 @@ typedef struct attempt_state {
 enum { A_DONE, A_LOST, A_UNCERTAIN };
 
 /* ow: the partitions an OVERWRITE replaces (NULL for an APPEND). */
-static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow, const pm_manifest_entry *adds,
-		       size_t n, int64_t identifier, const pm_snapshot *latest, int *outcome, int64_t *new_id)
+static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow, const pm_commit_batch *b,
+		       const char *kind, int detect, int64_t identifier, const pm_snapshot *latest, int *outcome,
+		       int64_t *new_id)
 {
-	const char *kind = c->overwrite ? "OVERWRITE" : "APPEND";
+	const pm_manifest_entry *adds = b->adds;
+	size_t n = b->n_adds;
 	pm_manifest_entry_list delta_entries = {0}, live = {0};
+	pm_index_manifest_entry_list prev_index = {0}, new_index = {0}, ow_index = {0};
+	char *index_name = NULL;
 	pm_manifest_file_meta_list before = {0}, after = {0}, delta_local = {0};
 	pm_manifest_file_meta_list *delta = &delta_local;
 	written w = {{0}, {0}};
@@ -580,6 +1775,10 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 
 	*outcome = A_LOST;
 	memset(&snap, 0, sizeof snap);
+	/* conflicts are checked against this attempt's latest snapshot, before
+	 * anything is written (Java tryCommitOnce) */
+	if (detect && latest && (rc = check_conflicts(c, latest, b)))
+		goto fail;
 	if ((rc = latest_schema_id(c, &schema_id)))
 		goto fail;
 	if (latest && latest->has_next_row_id)
@@ -607,21 +1806,39 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 			deleted += live.items[i].file.row_count;
 			c->stats.files_deleted++;
 		}
+		/* ... and every index file of those partitions (Java OverwriteChangesProvider) */
+		if (latest->index_manifest) {
+			if ((rc = pm_index_manifest_read(c->io, c->table_path, latest->index_manifest, &prev_index)))
+				goto fail;
+			for (i = 0; i < prev_index.len; i++) {
+				int m = 1;
+				if (!ow->all && (m = part_filter_match(ow, prev_index.items[i].partition.p,
+								       prev_index.items[i].partition.n)) < 0) {
+					rc = m;
+					goto fail;
+				}
+				if (!m || prev_index.items[i].kind != PM_FILE_KIND_ADD)
+					continue;
+				if ((rc = pm_index_manifest_entry_list_append_copy(&ow_index, &prev_index.items[i])))
+					goto fail;
+				ow_index.items[ow_index.len - 1].kind = PM_FILE_KIND_DELETE;
+			}
+		}
 	}
+	for (i = 0; i < b->n_index; i++)
+		if ((rc = pm_index_manifest_entry_list_append_copy(&ow_index, &b->index[i])))
+			goto fail;
 	for (i = 0; i < n; i++)
 		added += adds[i].file.row_count;
 	if (!reuse || !st->has_delta) {
-		for (i = 0; i < n; i++) {
-			pm_manifest_entry *e;
+		for (i = 0; i < n; i++)
 			if ((rc = pm_manifest_entry_list_append_copy(&delta_entries, &adds[i])))
 				goto fail;
-			e = &delta_entries.items[delta_entries.len - 1];
-			if (c->row_tracking && !e->file.has_first_row_id) {
-				e->file.has_first_row_id = 1;
-				e->file.first_row_id = next_row_id;
-				next_row_id += e->file.row_count;
-			}
-		}
+		/* sequence numbers and row ids (Java RowTrackingCommitUtils) */
+		if (c->row_tracking &&
+		    (rc = pm_row_tracking_assign(&delta_entries, c->rt_group, latest ? latest->id + 1 : 1, next_row_id,
+						 &next_row_id)))
+			goto fail;
 		if (delta_entries.len) {
 			if ((rc = pm_manifest_write(c->io, c->table_path, &c->mo, &st->namer, c->pi.row_type,
 						    delta_entries.items, delta_entries.len, delta)))
@@ -660,6 +1877,18 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 	    (rc = pm_strlist_push(&w.lists, base_name)))
 		goto fail;
 
+	/* --- index manifest: the latest one combined with the changes */
+	if (ow_index.len) {
+		if (!prev_index.len && latest && latest->index_manifest &&
+		    (rc = pm_index_manifest_read(c->io, c->table_path, latest->index_manifest, &prev_index)))
+			goto fail;
+		if ((rc = combine_index(c, &prev_index, ow_index.items, ow_index.len, &new_index)) ||
+		    (rc = pm_index_manifest_write(c->io, c->table_path, &c->mo, &st->namer, new_index.items,
+						  new_index.len, &index_name)) ||
+		    (rc = pm_strlist_push(&w.manifests, index_name)))
+			goto fail;
+	}
+
 	/* --- snapshot */
 	if ((rc = pm_uuid_v4(uuid)))
 		goto fail;
@@ -673,7 +1902,7 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 	snap.delta_manifest_list = delta_name;
 	snap.has_delta_manifest_list_size = 1;
 	snap.delta_manifest_list_size = delta_size;
-	snap.index_manifest = latest ? latest->index_manifest : NULL;
+	snap.index_manifest = index_name ? index_name : latest ? latest->index_manifest : NULL;
 	snap.commit_user = c->user;
 	snap.writer_version = "paimonc-" PAIMONC_VERSION;
 	snap.commit_identifier = identifier;
@@ -716,6 +1945,10 @@ done:
 	pm_strlist_dispose(&w.lists);
 	pm_free(base_name);
 	pm_free(delta_name);
+	pm_free(index_name);
+	pm_index_manifest_entry_list_dispose(&prev_index);
+	pm_index_manifest_entry_list_dispose(&new_index);
+	pm_index_manifest_entry_list_dispose(&ow_index);
 	pm_manifest_entry_list_dispose(&delta_entries);
 	pm_manifest_entry_list_dispose(&live);
 	pm_manifest_file_meta_list_dispose(&before);
@@ -846,23 +2079,78 @@ static int check_files(pm_table_committer *c, part_filter *stat, const pm_manife
 	return rc;
 }
 
+/* Index changes: valid kinds, ADDed files exist. */
+static int check_index_files(pm_table_committer *c, const pm_commit_batch *b)
+{
+	pm_buf p = PM_BUF_INIT;
+	size_t i;
+	int rc = 0;
+	for (i = 0; i < b->n_index && !rc; i++) {
+		const pm_index_manifest_entry *e = &b->index[i];
+		int ex = 0;
+		if ((e->kind != PM_FILE_KIND_ADD && e->kind != PM_FILE_KIND_DELETE) || !e->file_name || !e->index_type ||
+		    e->partition.n < 4) {
+			rc = pm_err(PAIMON_EINVAL, "commit: index change %zu is not an ADD or DELETE of a named index file "
+				    "with a type and a partition", i);
+			break;
+		}
+		if (e->kind != PM_FILE_KIND_ADD)
+			continue;
+		if ((rc = index_file_path(c, e, &p)) || (rc = pm_fileio_exists(c->io, pm_buf_cstr(&p), &ex)))
+			break;
+		if (!ex)
+			rc = pm_err(PAIMON_ENOTFOUND, "commit: index file '%s' does not exist; nothing was committed",
+				    pm_buf_cstr(&p));
+	}
+	pm_buf_dispose(&p);
+	return rc;
+}
+
 int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *adds, size_t n,
 			      int64_t identifier, int64_t *snapshot_id)
+{
+	pm_commit_batch b;
+	memset(&b, 0, sizeof b);
+	b.adds = adds;
+	b.n_adds = n;
+	b.check_from_snapshot = -1;
+	return pm_table_committer_commit_batch(c, &b, identifier, snapshot_id);
+}
+
+int pm_table_committer_commit_batch(pm_table_committer *c, const pm_commit_batch *b, int64_t identifier,
+				    int64_t *snapshot_id)
 {
 	attempt_state st;
 	pm_snapshot *latest = NULL;
 	int64_t start = pm_monotonic_millis(), prev_latest = 0, id = -1;
+	const pm_manifest_entry *adds = b->adds;
+	size_t n = b->n_adds, i;
 	const char *kind = c->overwrite ? "OVERWRITE" : "APPEND";
 	part_filter ow, *static_check = NULL;
-	int retry = 0, rc = 0, outcome;
+	int retry = 0, rc = 0, outcome, detect = c->overwrite || b->check_from_snapshot >= 0;
 
 	memset(&st, 0, sizeof st);
 	memset(&ow, 0, sizeof ow);
 	memset(&c->stats, 0, sizeof c->stats);
 	if (snapshot_id)
 		*snapshot_id = -1;
-	if (n == 0 && !c->overwrite)
+	if (b->check_from_snapshot < -1)
+		return pm_err(PAIMON_EINVAL, "commit: bad base snapshot %lld", (long long)b->check_from_snapshot);
+	if (n == 0 && b->n_index == 0 && !c->overwrite)
 		return 0;
+	/* Java FileStoreCommitImpl.commit: a change of deletion vectors makes the
+	 * commit an OVERWRITE (with conflict checks); global index additions are
+	 * checked too */
+	for (i = 0; i < b->n_index; i++) {
+		if (b->index[i].index_type && !strcmp(b->index[i].index_type, DV_INDEX)) {
+			kind = "OVERWRITE";
+			detect = 1;
+		}
+		if (b->index[i].kind == PM_FILE_KIND_ADD && b->index[i].has_global_index)
+			detect = 1;
+	}
+	if ((rc = check_index_files(c, b)))
+		goto out;
 	if (c->overwrite) {
 		/* Java FileStoreCommitImpl.overwritePartition: on a partitioned table
 		 * in dynamic mode the static spec is ignored and exactly the
@@ -870,8 +2158,7 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 		 * happens); otherwise the static spec (possibly partial; none = the
 		 * whole table) is replaced and every new file must lie inside it. */
 		if (!c->truncate && c->pi.n > 0 && c->dynamic_overwrite) {
-			size_t i;
-			if (n == 0) {
+			if (n == 0 && b->n_index == 0) {
 				c->stats.overwrite_skipped = 1;
 				goto out;
 			}
@@ -894,7 +2181,7 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 		goto out;
 	/* The new data files reach stable storage before any snapshot can
 	 * reference them (one sync for all of them). */
-	if (n > 0 && c->sync_data && (rc = pm_fileio_sync(c->io, c->table_path))) {
+	if ((n > 0 || b->n_index > 0) && c->sync_data && (rc = pm_fileio_sync(c->io, c->table_path))) {
 		rc = pm_err_wrap("commit to '%s'", c->table_path);
 		goto out;
 	}
@@ -914,7 +2201,8 @@ int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *ad
 	}
 	for (;;) {
 		prev_latest = latest ? latest->id : 0;
-		if ((rc = one_attempt(c, &st, c->overwrite ? &ow : NULL, adds, n, identifier, latest, &outcome, &id)))
+		if ((rc = one_attempt(c, &st, c->overwrite ? &ow : NULL, b, kind, detect, identifier, latest, &outcome,
+				      &id)))
 			goto out;
 		if (outcome == A_DONE)
 			break;

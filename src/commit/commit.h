@@ -38,12 +38,77 @@
 
 /* ---------------------------------------------------------- messages */
 
-/* Commit message bytes: "PMCM", u32 LE version (1), then
- * pm_manifest_entries_encode of the ADD entries. */
-#define PM_COMMIT_MESSAGE_VERSION 1
+/*
+ * What one commit carries (all borrowed by the calls below):
+ *  - adds: new data files (kind ADD). On row-tracking tables a file whose
+ *    first_row_id is preset (an update of existing rows) keeps it; the
+ *    others get row ids at commit (see pm_row_tracking_assign);
+ *  - index: index-file changes (kind ADD or DELETE), e.g. the
+ *    DELETION_VECTORS index file a delete writes (ADD) and the one it
+ *    replaces (DELETE);
+ *  - check_from_snapshot: the snapshot an update or delete was planned on
+ *    (Java rowIdCheckConflict, pypaimon CommitMessage.check_from_snapshot);
+ *    -1: none. Conflicts with what was committed since are checked.
+ */
+typedef struct pm_commit_batch {
+	const pm_manifest_entry *adds;
+	size_t n_adds;
+	const pm_index_manifest_entry *index;
+	size_t n_index;
+	int64_t check_from_snapshot;
+} pm_commit_batch;
+
+/*
+ * Commit message bytes: "PMCM", u32 LE version, then
+ *  version 1: pm_manifest_entries_encode of the ADD entries;
+ *  version 2: i64 LE check_from_snapshot (-1 none), u64 LE length + the
+ *             pm_manifest_entries_encode of the ADD entries, u64 LE length +
+ *             pm_index_manifest_entries_encode of the index changes, nothing
+ *             after.
+ * A message with no index changes and no check_from_snapshot is written as
+ * version 1 (what older paimonc versions read); both versions are decoded.
+ */
+#define PM_COMMIT_MESSAGE_VERSION 2
 int pm_commit_message_encode(const pm_manifest_entry *entries, size_t n, pm_buf *out);
-/* Appends the decoded entries to out; PAIMON_ECORRUPT for bad bytes. */
+int pm_commit_message_encode_batch(const pm_commit_batch *b, pm_buf *out);
+/* Appends the decoded entries to out; PAIMON_ECORRUPT for bad bytes and
+ * for a message with index changes or a base snapshot (use
+ * pm_commit_message_decode_batch for those). */
 int pm_commit_message_decode(const void *data, size_t len, pm_manifest_entry_list *out);
+/* Appends the data files to adds and the index changes to index (both
+ * owned by the caller; on failure nothing is appended); *check_from gets
+ * the base snapshot (-1 none). PAIMON_ECORRUPT for bad bytes: data entries
+ * must be ADDs of named files, index entries ADD/DELETE with a type and a
+ * name, check_from >= -1. */
+int pm_commit_message_decode_batch(const void *data, size_t len, pm_manifest_entry_list *adds,
+				   pm_index_manifest_entry_list *index, int64_t *check_from);
+
+/* ------------------------------------------------------- row tracking */
+
+/*
+ * Java RowTrackingCommitUtils.assignRowTracking over the delta entries l of
+ * snapshot snapshot_id (spec ai-format §2.3), in place:
+ *  0. group_by_partition (option row-tracking.partition-group-on-commit,
+ *     default true): entries are regrouped by partition, partitions in
+ *     order of first appearance (as pypaimon), entries in order inside one;
+ *  1. sequence numbers: min_seq == 0 -> min = max = snapshot_id; else
+ *     max_seq == 0 -> max = snapshot_id; else kept;
+ *  2. row ids, for entries with file_source APPEND, no first_row_id and
+ *     _WRITE_COLS without _ROW_ID: a normal file gets `start` (then start +=
+ *     rows, blob starts reset); a blob file (name ends in .blob, field =
+ *     _WRITE_COLS[0]) gets that field's blob start (default: the last normal
+ *     file's start), which must be < start; a vector file (name contains
+ *     ".vector.") gets the vector start (never reset), which must be < start.
+ *     Other entries are left alone.
+ * *next_row_id: start after the walk. PAIMON_EINVAL naming the file for an
+ * entry without file source, a blob file without _WRITE_COLS, or a blob or
+ * vector file not preceded by the normal file it belongs to.
+ */
+int pm_row_tracking_assign(pm_manifest_entry_list *l, int group_by_partition, int64_t snapshot_id,
+			   int64_t first_row_id_start, int64_t *next_row_id);
+/* File classes of spec ai-format §1.6. */
+int pm_is_blob_file(const char *file_name);
+int pm_is_vector_file(const char *file_name);
 
 /* ---------------------------------------------------------- committer */
 
@@ -92,9 +157,40 @@ int pm_table_committer_truncate(pm_table_committer *c, int64_t identifier, int64
  * was committed. A data file that does not exist -> PAIMON_ENOTFOUND
  * naming it, nothing committed. Out of retries -> PAIMON_ECONFLICT.
  * The overwrite setting is consumed by the call.
+ * Same as pm_table_committer_commit_batch with no index changes and no base
+ * snapshot.
  */
 int pm_table_committer_commit(pm_table_committer *c, const pm_manifest_entry *adds, size_t n,
 			      int64_t identifier, int64_t *snapshot_id);
+/*
+ * Commits a batch (borrowed). Beyond pm_table_committer_commit:
+ *  - commit kind (Java FileStoreCommitImpl.commit / pypaimon commit): OVERWRITE
+ *    when set_overwrite/truncate was called or the batch changes a
+ *    DELETION_VECTORS index file (a delete), else APPEND (an update by row
+ *    id is an APPEND). deltaRecordCount = rows of the added files (all of
+ *    them: blob, vector and update files count) - rows of deleted files; a
+ *    delete (index changes only) has 0;
+ *  - index changes: the new snapshot's index manifest = the latest one's
+ *    entries minus the DELETEd files plus the ADDed ones (Java
+ *    IndexManifestFileHandler; an OVERWRITE also deletes every index file of
+ *    the partitions it replaces, as Java's OverwriteChangesProvider);
+ *    without changes the latest index manifest is carried over. An ADDed
+ *    index file must exist (PAIMON_ENOTFOUND);
+ *  - conflict detection (Java ConflictDetection/DataEvolutionConflictDetection)
+ *    against the latest snapshot on every attempt, when the commit is an
+ *    OVERWRITE, has a base snapshot or adds a global index: a file already
+ *    live, deletion-vector changes raced by another commit, a row-id file
+ *    whose range no longer exists, concurrent writes of the same columns
+ *    of the same rows since check_from_snapshot... -> PAIMON_ECONFLICT with
+ *    the reason, nothing committed (no retry: the update must be planned
+ *    again, as Java). A lost race for the snapshot id is retried as before,
+ *    with the checks run again against the new latest snapshot.
+ */
+int pm_table_committer_commit_batch(pm_table_committer *c, const pm_commit_batch *b, int64_t identifier,
+				    int64_t *snapshot_id);
+/* Deletes the data files and ADDed index files of a batch that will not be
+ * committed. */
+int pm_table_committer_abort_batch(pm_table_committer *c, const pm_commit_batch *b);
 /* Deletes the data files of entries that will not be committed. */
 int pm_table_committer_abort(pm_table_committer *c, const pm_manifest_entry *files, size_t n);
 void pm_table_committer_free(pm_table_committer *c);

@@ -325,6 +325,74 @@ void pm_index_manifest_entry_list_dispose(pm_index_manifest_entry_list *l)
 	list_dispose(REC_LIST(l), sizeof *l->items, index_dispose_v);
 }
 
+static int copy_str(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	return (*dst = pm_strdup(src)) ? 0 : PAIMON_ENOMEM;
+}
+
+int pm_index_manifest_entry_copy(pm_index_manifest_entry *dst, const pm_index_manifest_entry *src)
+{
+	size_t i;
+	int rc;
+	memset(dst, 0, sizeof *dst);
+	dst->kind = src->kind;
+	dst->bucket = src->bucket;
+	dst->file_size = src->file_size;
+	dst->row_count = src->row_count;
+	dst->has_dv_ranges = src->has_dv_ranges;
+	dst->has_global_index = src->has_global_index;
+	dst->global_index = src->global_index;
+	dst->global_index.extra_field_ids = NULL;
+	memset(&dst->global_index.index_meta, 0, sizeof dst->global_index.index_meta);
+	memset(&dst->global_index.source_meta, 0, sizeof dst->global_index.source_meta);
+	if ((rc = pm_bytes_set(&dst->partition, src->partition.p, src->partition.n)) ||
+	    (rc = copy_str(&dst->index_type, src->index_type)) || (rc = copy_str(&dst->file_name, src->file_name)) ||
+	    (rc = copy_str(&dst->external_path, src->external_path)))
+		goto fail;
+	if (src->n_dv_ranges) {
+		if (!(dst->dv_ranges = pm_calloc(src->n_dv_ranges, sizeof *dst->dv_ranges))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < src->n_dv_ranges; i++) {
+			dst->dv_ranges[i] = src->dv_ranges[i];
+			dst->dv_ranges[i].data_file = NULL;
+			dst->n_dv_ranges = i + 1;
+			if ((rc = copy_str(&dst->dv_ranges[i].data_file, src->dv_ranges[i].data_file)))
+				goto fail;
+		}
+	}
+	if (src->global_index.n_extra_field_ids) {
+		size_t n = src->global_index.n_extra_field_ids;
+		if (!(dst->global_index.extra_field_ids = pm_malloc(n * sizeof(int32_t)))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		memcpy(dst->global_index.extra_field_ids, src->global_index.extra_field_ids, n * sizeof(int32_t));
+	}
+	if ((src->global_index.has_index_meta &&
+	     (rc = pm_bytes_set(&dst->global_index.index_meta, src->global_index.index_meta.p,
+				src->global_index.index_meta.n))) ||
+	    (src->global_index.has_source_meta &&
+	     (rc = pm_bytes_set(&dst->global_index.source_meta, src->global_index.source_meta.p,
+				src->global_index.source_meta.n))))
+		goto fail;
+	return 0;
+fail:
+	pm_index_manifest_entry_dispose(dst);
+	return rc;
+}
+
+static int index_copy_v(void *d, const void *s) { return pm_index_manifest_entry_copy(d, s); }
+
+int pm_index_manifest_entry_list_append_copy(pm_index_manifest_entry_list *l, const pm_index_manifest_entry *e)
+{
+	return append_copy(REC_LIST(l), sizeof *l->items, e, index_copy_v);
+}
+
 /* ============================================================== options */
 
 /* Java MemorySize.parse: "<n>[ ]<unit>", units b/bytes, k/kb/kibibytes,
@@ -1848,18 +1916,20 @@ static int put_avro_bytes(pm_buf *b, const void *p, size_t n)
 	return rc ? rc : pm_buf_append(b, p, n);
 }
 
-int pm_manifest_entries_decode(const char *what, const void *data, size_t len, pm_manifest_entry_list *out)
+/* The compact byte form of a record list: magic, version byte, count, the
+ * Avro datums of `schema`; decoded through the by-name reader of `k`. */
+static int compact_decode(const char *magic, const char *schema, size_t schema_len, const rec_kind *k,
+			  const char *what, const void *data, size_t len, rec_list out)
 {
-	static const uint8_t sync[16] = {0x50, 0x4d, 0x45, 0x4c};
+	uint8_t sync[16] = {0};
 	const uint8_t *p = data, *end = p + len;
 	pm_buf file = PM_BUF_INIT;
 	pm_avro_reader *r = NULL;
 	int64_t count, got = 0;
-	size_t start = out->len, start_cap = out->cap;
+	size_t start = *out.len, start_cap = *out.cap;
 	int rc;
-	if (!what)
-		what = "manifest entries";
-	if (len < 5 || memcmp(p, "PMEL", 4))
+	memcpy(sync, magic, 4);
+	if (len < 5 || memcmp(p, magic, 4))
 		return pm_err(PAIMON_ECORRUPT, "%s: not an encoded manifest entry list (bad magic)", what);
 	if (p[4] != PMEL_VERSION)
 		return pm_err(PAIMON_ECORRUPT, "%s: unsupported entry list version %u", what, p[4]);
@@ -1872,7 +1942,7 @@ int pm_manifest_entries_decode(const char *what, const void *data, size_t len, p
 	 * reader (and its validation) applies. */
 	if ((rc = pm_buf_append(&file, "Obj\x01", 4)) || (rc = pm_avro_put_long(&file, 2)) ||
 	    (rc = put_avro_bytes(&file, "avro.schema", 11)) ||
-	    (rc = put_avro_bytes(&file, ENTRY_SCHEMA, sizeof ENTRY_SCHEMA - 1)) ||
+	    (rc = put_avro_bytes(&file, schema, schema_len)) ||
 	    (rc = put_avro_bytes(&file, "avro.codec", 10)) || (rc = put_avro_bytes(&file, "null", 4)) ||
 	    (rc = pm_avro_put_long(&file, 0)) || (rc = pm_buf_append(&file, sync, 16)) ||
 	    (rc = pm_avro_put_long(&file, count)) || (rc = put_avro_bytes(&file, p, (size_t)(end - p))) ||
@@ -1882,14 +1952,52 @@ int pm_manifest_entries_decode(const char *what, const void *data, size_t len, p
 		pm_err_wrap("%s", what);
 		goto out;
 	}
-	rc = read_records(r, &ENTRY_KIND, what, REC_LIST(out), &got);
+	rc = read_records(r, k, what, out, &got);
 	if (!rc && got != count) {
 		rc = pm_err(PAIMON_ECORRUPT, "%s: %lld entries decoded, header says %lld", what, (long long)got,
 			    (long long)count);
-		rollback(REC_LIST(out), &ENTRY_KIND, start, start_cap);
+		rollback(out, k, start, start_cap);
 	}
 out:
 	pm_avro_reader_free(r);
 	pm_buf_dispose(&file);
 	return rc;
+}
+
+int pm_manifest_entries_decode(const char *what, const void *data, size_t len, pm_manifest_entry_list *out)
+{
+	return compact_decode("PMEL", ENTRY_SCHEMA, sizeof ENTRY_SCHEMA - 1, &ENTRY_KIND,
+			      what ? what : "manifest entries", data, len, REC_LIST(out));
+}
+
+int pm_index_manifest_entries_encode(const pm_index_manifest_entry *entries, size_t n, pm_buf *out)
+{
+	pm_avro_schema *schema = NULL;
+	vpool vp = {0};
+	size_t i, start = out->len;
+	int rc;
+	if ((rc = pm_avro_schema_parse(INDEX_SCHEMA, sizeof INDEX_SCHEMA - 1, &schema)))
+		return rc;
+	if ((rc = pm_buf_append(out, "PMIL", 4)) || (rc = pm_buf_putc(out, PMEL_VERSION)) ||
+	    (rc = pm_avro_put_long(out, (int64_t)n)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		pm_avro_value *v;
+		if ((rc = index_to_value_v(&vp, &entries[i], &v)) ||
+		    (rc = pm_avro_encode(pm_avro_schema_root(schema), v, out)))
+			goto out;
+	}
+out:
+	if (rc)
+		out->len = start;
+	pm_free(vp.v);
+	pm_avro_schema_free(schema);
+	return rc;
+}
+
+int pm_index_manifest_entries_decode(const char *what, const void *data, size_t len,
+				     pm_index_manifest_entry_list *out)
+{
+	return compact_decode("PMIL", INDEX_SCHEMA, sizeof INDEX_SCHEMA - 1, &INDEX_KIND,
+			      what ? what : "index manifest entries", data, len, REC_LIST(out));
 }

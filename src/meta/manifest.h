@@ -186,6 +186,7 @@ typedef struct pm_index_manifest_entry {
 	pm_global_index_meta global_index;
 } pm_index_manifest_entry;
 
+int pm_index_manifest_entry_copy(pm_index_manifest_entry *dst, const pm_index_manifest_entry *src);
 void pm_index_manifest_entry_dispose(pm_index_manifest_entry *e);
 
 typedef struct pm_index_manifest_entry_list {
@@ -194,6 +195,8 @@ typedef struct pm_index_manifest_entry_list {
 } pm_index_manifest_entry_list;
 
 pm_index_manifest_entry *pm_index_manifest_entry_list_push(pm_index_manifest_entry_list *l);
+/* Appends a deep copy. */
+int pm_index_manifest_entry_list_append_copy(pm_index_manifest_entry_list *l, const pm_index_manifest_entry *e);
 void pm_index_manifest_entry_list_dispose(pm_index_manifest_entry_list *l);
 
 /* ---------------------------------------------------------------- options */
@@ -323,5 +326,10 @@ int pm_manifest_read_all(pm_fileio *io, const char *table_path, const char *base
 int pm_manifest_entries_encode(const pm_manifest_entry *entries, size_t n, pm_buf *out);
 int pm_manifest_entries_decode(const char *what, const void *data, size_t len,
 			       pm_manifest_entry_list *out);
+/* The same for index manifest entries (magic "PMIL", the index manifest
+ * entry schema); used by commit messages carrying index-file changes. */
+int pm_index_manifest_entries_encode(const pm_index_manifest_entry *entries, size_t n, pm_buf *out);
+int pm_index_manifest_entries_decode(const char *what, const void *data, size_t len,
+				     pm_index_manifest_entry_list *out);
 
 #endif
