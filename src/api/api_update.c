@@ -113,7 +113,7 @@ int paimon_table_update_prepare_commit(paimon_table_update *u, paimon_commit_mes
 		pm_manifest_entry_list_dispose(&l);
 		return pm_err_wrap("cannot update table '%s'", u->t->identifier);
 	}
-	rc = pm_api_commit_message_new(&l, pm_row_id_update_base_snapshot(u->u), out);
+	rc = pm_commit_message_new(out, &l, NULL, pm_row_id_update_base_snapshot(u->u));
 	pm_manifest_entry_list_dispose(&l);
 	return rc;
 }

@@ -136,20 +136,6 @@ int paimon_table_write_with_write_type(paimon_table_write *w, const char *const 
 	return rc;
 }
 
-int pm_api_commit_message_new(pm_manifest_entry_list *entries, int64_t check_from_snapshot,
-			      paimon_commit_message **out)
-{
-	paimon_commit_message *m = pm_calloc(1, sizeof *m);
-	(void)check_from_snapshot;
-	*out = NULL;
-	if (!m)
-		return PAIMON_ENOMEM;
-	m->entries = *entries;
-	memset(entries, 0, sizeof *entries);
-	*out = m;
-	return 0;
-}
-
 int64_t paimon_table_write_row_count(const paimon_table_write *w)
 {
 	return w ? pm_table_writer_row_count(w->w) : 0;

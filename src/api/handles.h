@@ -102,10 +102,4 @@ int pm_schema_handle_new(pm_table_schema *s, paimon_schema **out);
 /* Wraps a snapshot (takes ownership on success). */
 int pm_snapshot_handle_new(pm_snapshot *s, paimon_snapshot **out);
 
-/* A commit message holding `entries` (moved: *entries is left empty) of
- * an update planned on snapshot check_from_snapshot (-1: none); *out
- * owned by the caller (paimon_commit_message_free). */
-int pm_api_commit_message_new(pm_manifest_entry_list *entries, int64_t check_from_snapshot,
-			      paimon_commit_message **out);
-
 #endif
