@@ -770,6 +770,105 @@ static void test_options(void)
 	pm_strmap_dispose(&m);
 }
 
+/* ------------------------------------------- interop (tests/python) */
+
+static void print_dv(const char *tag, const pm_dv *dv)
+{
+	int64_t *a = NULL;
+	size_t n = 0, i;
+	CHECK_OK(pm_dv_to_array(dv, &a, &n));
+	printf("%s", tag);
+	for (i = 0; i < n; i++)
+		printf(" %lld", (long long)a[i]);
+	printf("\n");
+	pm_free(a);
+}
+
+static void print_entry(const char *what, const pm_index_manifest_entry *e)
+{
+	size_t i;
+	printf("%s %s %lld %lld\n", what, e->file_name, (long long)e->file_size, (long long)e->row_count);
+	for (i = 0; i < e->n_dv_ranges; i++)
+		printf("RANGE %s %s %d %d %lld\n", e->file_name, e->dv_ranges[i].data_file, e->dv_ranges[i].offset,
+		       e->dv_ranges[i].length, (long long)e->dv_ranges[i].cardinality);
+}
+
+/*
+ * Driven by tests/python/test_dv_format.py (no-op otherwise):
+ *   PAIMONC_DV_TABLE=<table dir> PAIMONC_DV_IM=<index manifest name>
+ *     prints "DV <bucket> <data file> <index file> <offset> <length> <card>"
+ *     then "POS <positions...>" for every DV of the snapshot;
+ *   + PAIMONC_DV_DELETES="<file>:<pos>,<pos>;<file>:<pos>" [PAIMONC_DV_FMT=64]
+ *     applies the delete to bucket 0 of the unpartitioned table (writing
+ *     the new index file into <table>/index/) and prints the ADD / DELETE
+ *     entries and their RANGE lines.
+ */
+static void t_interop(void)
+{
+	const char *table = getenv("PAIMONC_DV_TABLE"), *im = getenv("PAIMONC_DV_IM");
+	const char *dels = getenv("PAIMONC_DV_DELETES"), *fmt_s = getenv("PAIMONC_DV_FMT");
+	static const uint8_t part[12] = {0};
+	pm_fileio *io = NULL;
+	pm_dv_snapshot s = {0};
+	size_t i, j;
+	if (!table)
+		return;
+	CHECK_OK(pm_fileio_local_new(&io));
+	CHECK_OK(pm_dv_snapshot_load(io, table, im && *im ? im : NULL, &s));
+	for (i = 0; i < s.len; i++)
+		for (j = 0; j < s.buckets[i].n_refs; j++) {
+			const pm_dv_ref *r = &s.buckets[i].refs[j];
+			pm_dv *dv = NULL;
+			printf("DV %d %s %s %d %d %lld\n", s.buckets[i].bucket, r->data_file, r->entry->file_name,
+			       r->range->offset, r->range->length, (long long)r->range->cardinality);
+			CHECK_OK(pm_dv_ref_load(io, r, &dv));
+			if (dv)
+				print_dv("POS", dv);
+			pm_dv_free(dv);
+		}
+	if (dels) {
+		pm_dv_delete d[16];
+		int64_t pos[16][64];
+		char names[16][256];
+		size_t nd = 0;
+		const char *p = dels;
+		pm_dv_namer nm;
+		pm_dv_delete_result r = {0};
+		while (*p && nd < 16) {
+			const char *colon = strchr(p, ':'), *semi;
+			size_t k = 0;
+			if (!colon || (size_t)(colon - p) >= sizeof names[0])
+				break;
+			memcpy(names[nd], p, (size_t)(colon - p));
+			names[nd][colon - p] = 0;
+			p = colon + 1;
+			semi = strchr(p, ';');
+			while (*p && p != semi && k < 64) {
+				char *end;
+				pos[nd][k++] = strtoll(p, &end, 10);
+				p = *end == ',' ? end + 1 : end;
+			}
+			d[nd].data_file = names[nd];
+			d[nd].positions = pos[nd];
+			d[nd].n = k;
+			nd++;
+			if (semi)
+				p = semi + 1;
+		}
+		CHECK_OK(pm_dv_namer_init(&nm));
+		CHECK_OK(pm_dv_apply_delete(io, table, part, 12, 0, pm_dv_snapshot_bucket(&s, part, 12, 0), d, nd,
+					    fmt_s && !strcmp(fmt_s, "64") ? PM_DV_BITMAP64 : PM_DV_BITMAP32, &nm, &r));
+		for (i = 0; i < r.adds.len; i++)
+			print_entry("ADD", &r.adds.items[i]);
+		for (i = 0; i < r.deletes.len; i++)
+			print_entry("DELETE", &r.deletes.items[i]);
+		pm_dv_delete_result_dispose(&r);
+	}
+	fflush(stdout);
+	pm_dv_snapshot_dispose(&s);
+	pm_fileio_close(io);
+}
+
 TEST_MAIN(T(test_set_ops), T(test_select_mask), T(test_roundtrip), T(test_golden_java), T(test_pypaimon_index),
 	  T(test_index_64), T(test_corrupt), T(test_anchor), T(test_apply_delete), T(test_apply_delete_io_faults),
-	  T(test_oom), T(test_options))
+	  T(test_oom), T(test_options), T(t_interop))
