@@ -1313,8 +1313,10 @@ int pm_dv_merge_deletes(pm_fileio *io, const pm_dv_bucket *cur, const pm_dv_dele
 	size_t i, j;
 	int rc, ch = 0;
 	*changed = 0;
-	if ((rc = pm_dv_bucket_load_all(io, cur, merged)))
+	if ((rc = pm_dv_bucket_load_all(io, cur, merged))) {
+		pm_dv_list_dispose(merged);
 		return rc;
+	}
 	for (i = 0; i < n && !rc; i++) {
 		long k;
 		pm_dv *dv;
