@@ -28,6 +28,9 @@ def _layer_has_sources(layer):
 LIBRARIES = ["jansson"]
 if _layer_has_sources("codec"):
     LIBRARIES += ["zstd", "lz4", "z", "snappy"]
+# CRoaring (deletion vectors, meta layer); Debian's libroaring-dev has no .pc.
+if _layer_has_sources("meta"):
+    LIBRARIES += ["roaring"]
 
 
 def rel(path):
