@@ -554,6 +554,7 @@ typedef struct scan_ctx {
 	int need_stats;                  /* predicate reads non-partition columns */
 	pm_schema_cache *schemas;
 	const pm_scan_extra *x;          /* row ranges (NULL: none) */
+	int data_evolution;              /* data-evolution.enabled */
 	/* memo of the last partition test */
 	pm_bytes last_part;
 	int last_part_result;
@@ -685,7 +686,10 @@ static int keep_entry(void *vctx, const pm_manifest_entry *e)
 		if (r == PM_PRED_NEVER)
 			return 0;
 	}
-	if (!c->need_stats)
+	/* data-evolution: a file's columns may live in siblings of its row-id
+	 * group, so one file's stats cannot prune (group-level merged stats,
+	 * Java's evolutionStats, are not implemented) */
+	if (!c->need_stats || (c->data_evolution && e->file.has_first_row_id))
 		return 1;
 	if ((c->rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0) {
 		pm_err_wrap("data file '%s'", e->file.file_name);
@@ -861,7 +865,11 @@ static int group_units(const pm_manifest_entry_list *live, const group *g, size_
  * PM_SPLIT_DATA_EVOLUTION). */
 /* Data-evolution pruning by read type (ai-format §3.4 planning step 4):
  * keep[k - a] = 0 for the files of unit [a, b) holding none of the read
- * fields; one file (the unit's first) is kept when none would be. */
+ * fields; one file (the unit's first) is kept when none would be. When
+ * _SEQUENCE_NUMBER is read, the newest normal file is kept too (its max
+ * sequence number is the rows' _SEQUENCE_NUMBER, as pypaimon gives it
+ * whatever the projection; Java would take the newest file left after
+ * pruning). */
 static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const size_t *order, size_t a, size_t b,
 			 const pm_scan_extra *x, pm_schema_cache *schemas, uint8_t *keep)
 {
@@ -883,6 +891,27 @@ static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const siz
 		keep[k - a] = (uint8_t)hit;
 		nkept += (size_t)hit;
 	}
+	/* _SEQUENCE_NUMBER is the newest normal file's (as pypaimon, whatever
+	 * the projection): keep that file when it is read */
+	for (j = 0; j < x->n_read_field_ids; j++)
+		if (x->read_field_ids[j] == PM_SEQUENCE_NUMBER_FIELD_ID) {
+			size_t best = SIZE_MAX;
+			int64_t seq = 0;
+			for (k = a; k < b; k++) {
+				const pm_data_file_meta *f = &live->items[g->idx[order ? order[k] : k]].file;
+				if (pm_file_is_blob(f->file_name) || pm_file_is_vector(f->file_name))
+					continue;
+				if (best == SIZE_MAX || f->max_sequence_number > seq) {
+					best = k;
+					seq = f->max_sequence_number;
+				}
+			}
+			if (best != SIZE_MAX && !keep[best - a]) {
+				keep[best - a] = 1;
+				nkept++;
+			}
+			break;
+		}
 	if (!nkept)
 		keep[0] = 1;
 	return 0;
@@ -1127,6 +1156,7 @@ int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_sc
 	c.schema = schema;
 	c.pred = pred;
 	c.x = x;
+	c.data_evolution = data_evolution_enabled(schema, opts);
 	if ((rc = pm_partition_info_init(&c.pi, schema)) != 0)
 		goto fail;
 	if (c.pi.n) {
