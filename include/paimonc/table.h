@@ -232,8 +232,22 @@ PAIMON_EXTERN(void) paimon_predicate_free(paimon_predicate *p);
 
 /** A read builder over t (t must outlive it and everything made from it). */
 PAIMON_EXTERN(int) paimon_read_builder_new(paimon_read_builder **out, paimon_table *t);
-/** Columns to read, by name, in this order (NULL/0: all). */
+/** Columns to read, by name, in this order (NULL/0: all the table's own
+ * columns). On tables with 'row-tracking.enabled' = 'true' the system
+ * columns "_ROW_ID" and "_SEQUENCE_NUMBER" (BIGINT NOT NULL) may be named
+ * here and in filters; elsewhere naming them is PAIMON_EINVAL naming the
+ * option. */
 PAIMON_EXTERN(int) paimon_read_builder_with_projection(paimon_read_builder *rb, const char *const *columns, size_t n);
+/**
+ * Reads only the rows whose _ROW_ID lies in one of n inclusive ranges
+ * pairs[2i] .. pairs[2i + 1] (any order, overlaps allowed; copied, sorted
+ * and merged). Manifests, files and pages outside them are never read;
+ * the ranges travel in the splits. Intersected with the ranges _ROW_ID
+ * filter leaves imply (=, IN, <, <=, >, >=, BETWEEN, AND / OR of those).
+ * pairs NULL (n 0) removes them; n 0 with pairs set selects no row.
+ * PAIMON_EINVAL on a table without row tracking or for from > to / < 0.
+ */
+PAIMON_EXTERN(int) paimon_read_builder_with_row_ranges(paimon_read_builder *rb, const int64_t *pairs, size_t n);
 /** Rows must satisfy p (copied): used to prune partitions, files, row
  * groups and pages, then applied exactly to every row. */
 PAIMON_EXTERN(int) paimon_read_builder_with_filter(paimon_read_builder *rb, const paimon_predicate *p);

@@ -22,7 +22,7 @@ _native._register_errors(_code_map(_native), PaimonError)
 from .catalog import Catalog, CatalogFactory, Database, Identifier, Snapshot, Table  # noqa: E402
 from .schema import Move, MoveType, Schema, SchemaChange, TableSchema  # noqa: E402
 from .predicate import Predicate, PredicateBuilder  # noqa: E402
-from .read import Plan, ReadBuilder, Split, TableRead, TableScan  # noqa: E402
+from .read import Plan, Range, ReadBuilder, Split, TableRead, TableScan  # noqa: E402
 from .write import (BatchTableCommit, BatchTableWrite, BatchWriteBuilder, CommitMessage,  # noqa: E402
                     StreamTableCommit, StreamTableWrite, StreamWriteBuilder)
 from .types import (ArrayType, AtomicType, DataField, DataType, MapType, MultisetType,  # noqa: E402
@@ -43,6 +43,6 @@ __all__ = [
     "PaimonError", "NotFoundError", "AlreadyExistsError", "InvalidArgumentError", "CorruptFileError",
     "UnsupportedError", "ConflictError", "FileIOError", "library_version",
     "BatchWriteBuilder", "BatchTableWrite", "BatchTableCommit", "StreamWriteBuilder", "StreamTableWrite",
-    "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead",
+    "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead", "Range",
     "Predicate", "PredicateBuilder",
 ]

@@ -1224,7 +1224,46 @@ static PyObject *rb_schema_id(RBObject *o, PyObject *unused)
 	return PyLong_FromLongLong(id);
 }
 
+/* with_row_ranges(list[(from, to)] | None): inclusive _ROW_ID ranges. */
+static PyObject *rb_with_row_ranges(RBObject *o, PyObject *seq)
+{
+	int rc;
+	if (seq == Py_None) {
+		CALL_LOCKED(o->lock, rc = paimon_read_builder_with_row_ranges(o->rb, NULL, 0));
+		if (rc != 0)
+			return pm_py_raise_last(rc);
+		Py_RETURN_NONE;
+	}
+	PyObject *fast = PySequence_Fast(seq, "row ranges must be a sequence of (from, to) pairs");
+	if (fast == NULL)
+		return NULL;
+	Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+	int64_t *v = PyMem_Calloc(2 * (size_t)n + 2, sizeof *v);
+	if (v == NULL) {
+		Py_DECREF(fast);
+		return PyErr_NoMemory();
+	}
+	for (Py_ssize_t i = 0; i < n; i++) {
+		PyObject *it = PySequence_Fast_GET_ITEM(fast, i);
+		long long a, b;
+		if (!PyArg_ParseTuple(it, "LL", &a, &b)) {
+			PyMem_Free(v);
+			Py_DECREF(fast);
+			return NULL;
+		}
+		v[2 * i] = a;
+		v[2 * i + 1] = b;
+	}
+	Py_DECREF(fast);
+	CALL_LOCKED(o->lock, rc = paimon_read_builder_with_row_ranges(o->rb, v, (size_t)n));
+	PyMem_Free(v);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef rb_methods[] = {
+	{"with_row_ranges", (PyCFunction)rb_with_row_ranges, METH_O, "([(from, to)] | None) inclusive _ROW_ID ranges"},
 	{"read_schema", (PyCFunction)rb_read_schema, METH_NOARGS, "-> PyCapsule 'arrow_schema'"},
 	{"schema_id", (PyCFunction)rb_schema_id, METH_NOARGS, "-> id of the schema reads use"},
 	{"plan", (PyCFunction)rb_plan, METH_NOARGS, "-> Plan"},

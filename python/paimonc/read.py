@@ -24,7 +24,80 @@ from . import _native
 from .errors import InvalidArgumentError
 from .predicate import Predicate, PredicateBuilder
 
-__all__ = ["ReadBuilder", "TableScan", "Plan", "Split", "DataFile", "TableRead"]
+__all__ = ["ReadBuilder", "TableScan", "Plan", "Split", "DataFile", "TableRead", "Range"]
+
+# Row-tracking system columns (pypaimon SpecialFields): BIGINT NOT NULL.
+_ROW_ID_ID, _SEQ_ID = 2147483642, 2147483646
+
+
+class Range:
+    """An inclusive range of row ids ``[from_, to]`` (pypaimon's
+    ``pypaimon.utils.range.Range``; any object with ``from_``/``to`` works
+    where a Range is expected)."""
+
+    __slots__ = ("from_", "to")
+
+    def __init__(self, from_, to):
+        from_, to = int(from_), int(to)
+        if from_ > to:
+            raise ValueError("Invalid range: from ({}) > to ({})".format(from_, to))
+        self.from_ = from_
+        self.to = to
+
+    def contains(self, value):
+        return self.from_ <= value <= self.to
+
+    def overlaps(self, other):
+        return self.from_ <= other.to and other.from_ <= self.to
+
+    def count(self):
+        return self.to - self.from_ + 1
+
+    def __eq__(self, other):
+        return (isinstance(other, Range) and self.from_ == other.from_ and self.to == other.to)
+
+    def __hash__(self):
+        return hash((self.from_, self.to))
+
+    def __repr__(self):
+        return "Range({}, {})".format(self.from_, self.to)
+
+    @staticmethod
+    def to_ranges(values):
+        """Sorted, merged ranges covering the given row ids."""
+        out = []
+        for v in sorted(set(int(x) for x in values)):
+            if out and out[-1][1] + 1 == v:
+                out[-1][1] = v
+            else:
+                out.append([v, v])
+        return [Range(a, b) for a, b in out]
+
+
+def _row_tracking(table):
+    v = table.table_schema.options.get("row-tracking.enabled", "false")
+    return str(v).lower() == "true"
+
+
+def _system_fields(table):
+    """_ROW_ID and _SEQUENCE_NUMBER as DataFields when the table tracks rows."""
+    if not _row_tracking(table):
+        return []
+    from .types import AtomicType, DataField
+    return [DataField(_ROW_ID_ID, "_ROW_ID", AtomicType("BIGINT", nullable=False)),
+            DataField(_SEQ_ID, "_SEQUENCE_NUMBER", AtomicType("BIGINT", nullable=False))]
+
+
+def _range_pairs(ranges):
+    pairs = []
+    for r in ranges:
+        try:
+            a, b = int(r.from_), int(r.to)
+        except AttributeError:
+            raise TypeError("row ranges must be Range objects (with from_ and to), not {!r}".format(
+                type(r))) from None
+        pairs.append((a, b))
+    return pairs
 
 # Dynamic options the C read builder understands (paimon_read_builder_with_option).
 _READ_OPTION_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
@@ -261,6 +334,14 @@ class TableScan:
         self._rb = native_rb
         self._table = table
 
+    def with_row_ranges(self, ranges):
+        """Only rows whose _ROW_ID lies in one of the inclusive ranges
+        (:class:`Range` or any object with ``from_``/``to``); None removes
+        them. Files and pages outside them are never read; the ranges
+        travel in the splits."""
+        self._rb.with_row_ranges(None if ranges is None else _range_pairs(ranges))
+        return self
+
     def plan(self):
         return Plan(self._rb.plan(), self._table)
 
@@ -335,12 +416,23 @@ class ReadBuilder:
         return self
 
     def with_projection(self, projection):
-        """Columns to read, in this order; names not in the table are ignored (as pypaimon)."""
+        """Columns to read, in this order. On row-tracking tables also
+        ``_ROW_ID`` and ``_SEQUENCE_NUMBER``. A name the table lacks is an
+        error (pypaimon silently drops it)."""
         if projection is None:
             self._projection = None
             return self
-        names = set(self.table.field_names)
-        self._projection = [c for c in projection if c in names]
+        projection = list(projection)
+        names = set(self.table.field_names) | {f.name for f in _system_fields(self.table)}
+        for c in projection:
+            if c not in names:
+                if c in ("_ROW_ID", "_SEQUENCE_NUMBER"):
+                    raise InvalidArgumentError(
+                        "projection: column '{}' exists only in tables with "
+                        "'row-tracking.enabled' = 'true'".format(c))
+                raise InvalidArgumentError("projection: column '{}' does not exist in the table (columns: {})"
+                                           .format(c, ", ".join(self.table.field_names)))
+        self._projection = projection
         return self
 
     def with_limit(self, limit):
@@ -348,13 +440,16 @@ class ReadBuilder:
         return self
 
     def new_predicate_builder(self):
-        return PredicateBuilder(self.read_type())
+        fields = self.read_type()
+        have = {f.name for f in fields}
+        return PredicateBuilder(fields + [f for f in _system_fields(self.table) if f.name not in have])
 
     def read_type(self):
         """The DataFields the read produces."""
         if self._projection is None:
             return list(self.table.fields)
-        return [self.table.field_dict[n] for n in self._projection]
+        sysf = {f.name: f for f in _system_fields(self.table)}
+        return [self.table.field_dict[n] if n in self.table.field_dict else sysf[n] for n in self._projection]
 
     def _native(self):
         dyn = getattr(self.table, "_dynamic_options", None) or {}

@@ -18,6 +18,7 @@
 #include "types/datum.h"
 #include "table/predicate.h"
 #include "read/read.h"
+#include "scan/rowid.h"
 #include "scan/scan.h"
 #include "meta/snapshot.h"
 
@@ -33,6 +34,14 @@ struct paimon_read_builder {
 	 * partition keys, the table's options. NULL: the table's schema. */
 	pm_table_schema *tt_schema;
 	int64_t tt_snapshot_id;      /* snapshot tt_schema was resolved from */
+	/* The read schema with _ROW_ID and _SEQUENCE_NUMBER appended on
+	 * row-tracking tables (what projections and filters resolve against);
+	 * NULL otherwise. */
+	pm_table_schema *ext;
+	/* paimon_read_builder_with_row_ranges: normalized inclusive pairs */
+	int has_ranges;
+	int64_t *ranges;
+	size_t n_ranges;
 };
 
 struct paimon_split {
@@ -54,6 +63,12 @@ static const pm_table_schema *tschema(const paimon_table *t)
 static const pm_table_schema *rschema(const paimon_read_builder *rb)
 {
 	return rb->tt_schema ? rb->tt_schema : tschema(rb->t);
+}
+
+/* The schema projections, filters and reads use (rschema + system fields). */
+static const pm_table_schema *eschema(const paimon_read_builder *rb)
+{
+	return rb->ext ? rb->ext : rschema(rb);
 }
 
 static const char *const tt_keys[] = {"scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis",
@@ -97,7 +112,7 @@ static int has_time_travel(const pm_strmap *opts)
  */
 static int rb_use_schema(paimon_read_builder *rb, int64_t schema_id, int64_t snapshot_id)
 {
-	pm_table_schema *ns = NULL;
+	pm_table_schema *ns = NULL, *next = NULL;
 	const pm_table_schema *target;
 	pm_predicate *np = NULL;
 	size_t *idx = NULL, n = 0;
@@ -115,6 +130,10 @@ static int rb_use_schema(paimon_read_builder *rb, int64_t schema_id, int64_t sna
 			goto fail;
 	}
 	target = ns ? ns : tschema(rb->t);
+	if ((rc = pm_schema_with_row_tracking(target, &next)) != 0)
+		goto fail;
+	if (next)
+		target = next;
 	if (rb->has_projection) {
 		if ((rc = pm_read_projection(target, &rb->projection, &idx, &n)) != 0) {
 			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)snapshot_id,
@@ -137,10 +156,13 @@ static int rb_use_schema(paimon_read_builder *rb, int64_t schema_id, int64_t sna
 	pm_schema_free(rb->tt_schema);
 	rb->tt_schema = ns;
 	rb->tt_snapshot_id = ns ? snapshot_id : -1;
+	pm_schema_free(rb->ext);
+	rb->ext = next;
 	return 0;
 fail:
 	pm_pred_free(np);
 	pm_schema_free(ns);
+	pm_schema_free(next);
 	return rc;
 }
 
@@ -196,6 +218,13 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t)
 	rb->t = t;
 	rb->limit = -1;
 	rb->tt_snapshot_id = -1;
+	{
+		int rc = pm_schema_with_row_tracking(tschema(t), &rb->ext);
+		if (rc) {
+			paimon_read_builder_free(rb);
+			return rc;
+		}
+	}
 	if (has_time_travel(&tschema(t)->options)) {
 		int rc = rb_resolve_time_travel(rb);
 		if (rc) {
@@ -215,6 +244,8 @@ void paimon_read_builder_free(paimon_read_builder *rb)
 	pm_pred_free(rb->pred);
 	pm_strmap_dispose(&rb->options);
 	pm_schema_free(rb->tt_schema);
+	pm_schema_free(rb->ext);
+	pm_free(rb->ranges);
 	pm_free(rb);
 }
 
@@ -235,7 +266,7 @@ int paimon_read_builder_with_projection(paimon_read_builder *rb, const char *con
 			return rc;
 		}
 	}
-	if (n && (rc = pm_read_projection(rschema(rb), &l, &idx, &ni)) != 0) {
+	if (n && (rc = pm_read_projection(eschema(rb), &l, &idx, &ni)) != 0) {
 		if (rb->tt_schema)
 			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)rb->tt_snapshot_id,
 				    (long long)rb->tt_schema->id);
@@ -268,7 +299,22 @@ int paimon_read_builder_with_filter(paimon_read_builder *rb, const paimon_predic
 	paimon_free(bytes);
 	if (rc)
 		return rc;
-	if ((rc = pm_pred_bind(q, rschema(rb))) != 0) {
+	if ((rc = pm_pred_bind(q, eschema(rb))) != 0) {
+		if (!rb->ext && pm_err_code() == PAIMON_EINVAL) {
+			pm_strlist cols = {0};
+			size_t i;
+			if (pm_pred_columns(q, &cols) == 0)
+				for (i = 0; i < cols.len; i++)
+					if (!strcmp(cols.items[i], PM_ROW_ID_NAME) ||
+					    !strcmp(cols.items[i], PM_SEQUENCE_NUMBER_NAME)) {
+						rc = pm_err(PAIMON_EINVAL,
+							    "filter: column '%s' exists only in tables with "
+							    "'row-tracking.enabled' = 'true'",
+							    cols.items[i]);
+						break;
+					}
+			pm_strlist_dispose(&cols);
+		}
 		if (rb->tt_schema)
 			pm_err_wrap("time travel to snapshot %lld (schema %lld)", (long long)rb->tt_snapshot_id,
 				    (long long)rb->tt_schema->id);
@@ -340,7 +386,7 @@ int paimon_read_builder_read_schema(paimon_read_builder *rb, struct ArrowSchema 
 {
 	if (!rb || !out)
 		return pm_err(PAIMON_EINVAL, "paimon_read_builder_read_schema: NULL argument");
-	return pm_read_output_schema(rschema(rb), rb->has_projection ? &rb->projection : NULL, out);
+	return pm_read_output_schema(eschema(rb), rb->has_projection ? &rb->projection : NULL, out);
 }
 
 int64_t paimon_read_builder_schema_id(const paimon_read_builder *rb)
@@ -348,12 +394,119 @@ int64_t paimon_read_builder_schema_id(const paimon_read_builder *rb)
 	return rb ? rschema(rb)->id : -1;
 }
 
+static void scan_extra_dispose(pm_scan_extra *x)
+{
+	pm_free((void *)x->row_ranges);
+	pm_free((void *)x->read_field_ids);
+	memset(x, 0, sizeof *x);
+}
+
+/*
+ * What the scan is told besides the filter: the row ranges (explicit ones
+ * intersected with those the filter's _ROW_ID leaves imply) and the field
+ * ids the read needs (projection + filter columns) for the data-evolution
+ * pruning. x owns its arrays (scan_extra_dispose).
+ */
+static int rb_scan_extra(const paimon_read_builder *rb, pm_scan_extra *x)
+{
+	const pm_table_schema *s = eschema(rb);
+	int64_t *pr = NULL;
+	size_t npr = 0, *idx = NULL, n = 0, i;
+	int known = 0, rc;
+	int32_t *ids;
+	pm_strlist pcols = {0};
+	memset(x, 0, sizeof *x);
+	if (rb->ext && rb->pred && (rc = pm_pred_row_ranges(rb->pred, PM_ROW_ID_FIELD_ID, &pr, &npr, &known)) != 0)
+		return rc;
+	if (known && rb->has_ranges) {
+		int64_t *both = NULL;
+		size_t nb = 0;
+		rc = pm_row_ranges_intersect(pr, npr, rb->ranges, rb->n_ranges, &both, &nb);
+		pm_free(pr);
+		if (rc)
+			return rc;
+		pr = both;
+		npr = nb;
+	} else if (!known && rb->has_ranges) {
+		if (!(pr = pm_malloc(2 * (rb->n_ranges + 1) * sizeof *pr)))
+			return PAIMON_ENOMEM;
+		if (rb->n_ranges)
+			memcpy(pr, rb->ranges, 2 * rb->n_ranges * sizeof *pr);
+		npr = rb->n_ranges;
+	}
+	if (known || rb->has_ranges) {
+		x->has_row_ranges = 1;
+		x->row_ranges = pr;
+		x->n_row_ranges = npr;
+	}
+	if ((rc = pm_read_projection(s, rb->has_projection ? &rb->projection : NULL, &idx, &n)) != 0)
+		goto fail;
+	if (rb->pred && (rc = pm_pred_columns(rb->pred, &pcols)) != 0)
+		goto fail;
+	if (!(ids = pm_malloc((n + pcols.len + 1) * sizeof *ids))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < n; i++)
+		ids[i] = s->fields[idx[i]].id;
+	for (i = 0; i < pcols.len; i++) {
+		long k = pm_schema_field_index(s, pcols.items[i]);
+		if (k >= 0)
+			ids[n++] = s->fields[k].id;
+	}
+	x->read_field_ids = ids;
+	x->n_read_field_ids = n;
+	pm_free(idx);
+	pm_strlist_dispose(&pcols);
+	return 0;
+fail:
+	pm_free(idx);
+	pm_strlist_dispose(&pcols);
+	scan_extra_dispose(x);
+	return rc;
+}
+
+int paimon_read_builder_with_row_ranges(paimon_read_builder *rb, const int64_t *pairs, size_t n)
+{
+	int64_t *v;
+	size_t nn = 0;
+	int rc;
+	if (!rb || (n && !pairs))
+		return pm_err(PAIMON_EINVAL, "paimon_read_builder_with_row_ranges: NULL argument");
+	if (!pairs) {
+		pm_free(rb->ranges);
+		rb->ranges = NULL;
+		rb->n_ranges = 0;
+		rb->has_ranges = 0;
+		return 0;
+	}
+	if (!rb->ext)
+		return pm_err(PAIMON_EINVAL,
+			      "row ranges: table %s has no row ids (they need 'row-tracking.enabled' = 'true')",
+			      rb->t->identifier);
+	if (n > ((size_t)1 << 40) || !(v = pm_malloc(2 * (n + 1) * sizeof *v)))
+		return PAIMON_ENOMEM;
+	if (n)
+		memcpy(v, pairs, 2 * n * sizeof *v);
+	if ((rc = pm_row_ranges_normalize(v, n, &nn)) != 0) {
+		pm_free(v);
+		return rc;
+	}
+	pm_free(rb->ranges);
+	rb->ranges = v;
+	rb->n_ranges = nn;
+	rb->has_ranges = 1;
+	return 0;
+}
+
 int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 {
 	paimon_plan *p;
 	pm_strmap opts = {0};
+	pm_scan_extra x;
 	size_t i;
 	int rc;
+	memset(&x, 0, sizeof x);
 	if (!rb || !out)
 		return pm_err(PAIMON_EINVAL, "paimon_read_builder_plan: NULL argument");
 	*out = NULL;
@@ -362,7 +515,9 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 		return PAIMON_ENOMEM;
 	if ((rc = merged_options(rb, &opts)) != 0)
 		goto fail;
-	if ((rc = pm_scan_plan_run(rb->t->io, rb->t->path, rschema(rb), &opts, rb->pred, NULL, &p->plan)) != 0)
+	if ((rc = rb_scan_extra(rb, &x)) != 0)
+		goto fail;
+	if ((rc = pm_scan_plan_run_ex(rb->t->io, rb->t->path, eschema(rb), &opts, rb->pred, NULL, &x, &p->plan)) != 0)
 		goto fail;
 	if (p->plan.snapshot && has_time_travel(&opts) && p->plan.snapshot->schema_id != rschema(rb)->id) {
 		/* resolved differently than when the option was set (e.g. it
@@ -370,7 +525,11 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 		if ((rc = rb_use_schema(rb, p->plan.snapshot->schema_id, p->plan.snapshot_id)) != 0)
 			goto fail;
 		pm_scan_plan_dispose(&p->plan);
-		if ((rc = pm_scan_plan_run(rb->t->io, rb->t->path, rschema(rb), &opts, rb->pred, NULL, &p->plan)) != 0)
+		scan_extra_dispose(&x);
+		if ((rc = rb_scan_extra(rb, &x)) != 0)
+			goto fail;
+		if ((rc = pm_scan_plan_run_ex(rb->t->io, rb->t->path, eschema(rb), &opts, rb->pred, NULL, &x,
+					      &p->plan)) != 0)
 			goto fail;
 	}
 	p->splits = pm_calloc(p->plan.n_splits + 1, sizeof *p->splits);
@@ -381,10 +540,12 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 	for (i = 0; i < p->plan.n_splits; i++)
 		p->splits[i].s = p->plan.splits[i];
 	pm_strmap_dispose(&opts);
+	scan_extra_dispose(&x);
 	*out = p;
 	return 0;
 fail:
 	pm_strmap_dispose(&opts);
+	scan_extra_dispose(&x);
 	paimon_plan_free(p);
 	return rc;
 }
@@ -498,7 +659,7 @@ int paimon_read_builder_read(paimon_read_builder *rb, const paimon_split *const 
 	memset(&spec, 0, sizeof spec);
 	spec.io = rb->t->io;
 	spec.table_path = rb->t->path;
-	spec.schema = rschema(rb);
+	spec.schema = eschema(rb);
 	spec.projection = rb->has_projection ? &rb->projection : NULL;
 	spec.pred = rb->pred;
 	spec.limit = rb->limit;

@@ -17,6 +17,7 @@
 #include "core/mem.h"
 #include "format/format.h"
 #include "read/read.h"
+#include "scan/rowid.h"
 
 typedef struct append_reader {
 	pm_split_reader base;
@@ -29,12 +30,19 @@ typedef struct append_reader {
 	int *map;                        /* per work column: child of the file batch, -1 absent */
 	struct ArrowSchema file_schema;
 	struct ArrowArray *kids;
+	const pm_manifest_entry *e;      /* current file's entry */
+	int64_t *local;                  /* its row selection ([start, end) positions) or NULL */
+	size_t nlocal;
+	pm_pos_cursor cur;
 } append_reader;
 
 static void close_file(append_reader *a)
 {
 	pm_format_reader_free(a->r);
 	a->r = NULL;
+	pm_free(a->local);
+	a->local = NULL;
+	a->nlocal = 0;
 	if (a->file_schema.release)
 		a->file_schema.release(&a->file_schema);
 	memset(&a->file_schema, 0, sizeof a->file_schema);
@@ -51,27 +59,52 @@ static const pm_field *field_by_id(const pm_table_schema *s, int32_t id)
 
 /* Opens path with fmt; on ENOTFOUND of a partitioned table's file, tries
  * pypaimon's partition directory style (and keeps the path that opened). */
-static int open_data_file(append_reader *a, const pm_manifest_entry *e, const pm_format *fmt,
-			  const pm_format_read_options *o)
+static int open_data_file(const pm_read_ctx *c, const pm_manifest_entry *e, const pm_format *fmt,
+			  const pm_format_read_options *o, pm_buf *path, pm_format_reader **r)
 {
-	const pm_read_ctx *c = a->ctx;
-	int rc = fmt->reader_open(c->io, pm_buf_cstr(&a->path), o, &a->r);
+	int rc = fmt->reader_open(c->io, pm_buf_cstr(path), o, r);
 	if (rc == PAIMON_ENOTFOUND && c->pi->n && !e->file.external_path) {
 		pm_buf alt = PM_BUF_INIT;
 		int rc2 = pm_read_data_file_path(c->table_path, c->options, c->pi, e, 1, &alt);
-		if (!rc2 && strcmp(pm_buf_cstr(&alt), pm_buf_cstr(&a->path)) != 0) {
-			rc2 = fmt->reader_open(c->io, pm_buf_cstr(&alt), o, &a->r);
+		if (!rc2 && strcmp(pm_buf_cstr(&alt), pm_buf_cstr(path)) != 0) {
+			rc2 = fmt->reader_open(c->io, pm_buf_cstr(&alt), o, r);
 			if (rc2 != PAIMON_ENOTFOUND)
 				rc = rc2;
 			if (!rc) {
-				pm_buf tmp = a->path;
-				a->path = alt;
+				pm_buf tmp = *path;
+				*path = alt;
 				alt = tmp;
 			}
 		}
 		pm_buf_dispose(&alt);
 	}
 	return rc;
+}
+
+int pm_read_open_data_file(const pm_read_ctx *c, const pm_split *sp, const pm_manifest_entry *e,
+			   const pm_format_read_options *o, pm_buf *path, pm_format_reader **out)
+{
+	const pm_format *fmt;
+	int rc;
+	*out = NULL;
+	if ((rc = pm_read_data_file_path(c->table_path, c->options, c->pi, e, 0, path)) != 0)
+		return rc;
+	if ((rc = pm_format_for_file(pm_buf_cstr(path), &fmt)) != 0)
+		return rc;
+	rc = open_data_file(c, e, fmt, o, path, out);
+	if (rc == PAIMON_ENOTFOUND)
+		rc = pm_err(PAIMON_ENOTFOUND, "data file %s does not exist (listed in snapshot %lld)", pm_buf_cstr(path),
+			    (long long)sp->snapshot_id);
+	return rc;
+}
+
+static int has_id(const int32_t *ids, size_t n, int32_t id)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
 }
 
 /* Opens the next data file of the split; a->r stays NULL when there is none. */
@@ -82,39 +115,73 @@ static int open_next(append_reader *a)
 	for (;;) {
 		const pm_manifest_entry *e;
 		const pm_table_schema *fs;
-		const pm_format *fmt;
 		const char **cols = NULL;
-		size_t ncols = 0, k;
+		int32_t *ids = NULL;
+		size_t ncols = 0, nids = 0, k;
 		pm_pq_filter *pf = NULL;
 		pm_format_read_options o;
-		int rc;
+		int rc, full = 1;
 
 		if (a->fi >= sp->entries.len)
 			return 0;
 		e = &sp->entries.items[a->fi++];
 		if (e->file.row_count == 0)
 			continue;
-		if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0)
+		if (sp->has_row_ranges) {
+			/* the rows of the file the split selects */
+			if (!e->file.has_first_row_id || e->file.first_row_id > INT64_MAX - e->file.row_count)
+				continue;
+			if ((rc = pm_row_ranges_local(sp->row_ranges, sp->n_row_ranges, e->file.first_row_id,
+						      e->file.first_row_id + e->file.row_count - 1, &a->local, &a->nlocal,
+						      &full)) != 0)
+				return rc;
+			if (!full && a->nlocal == 0)
+				continue;
+		}
+		if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0) {
+			close_file(a);
 			return pm_err_wrap("data file '%s'", e->file.file_name);
-		cols = pm_calloc(c->nwork + 1, sizeof *cols);
-		if (!cols)
+		}
+		if ((rc = pm_file_field_ids(fs, &e->file, &ids, &nids)) != 0) {
+			close_file(a);
+			return rc;
+		}
+		cols = pm_calloc(c->nwork + 2, sizeof *cols);
+		if (!cols) {
+			pm_free(ids);
+			close_file(a);
 			return PAIMON_ENOMEM;
+		}
+		/* the names to read: per work column its name in the file's schema
+		 * when the file holds it (system columns: physical copies only) */
 		for (k = 0; k < c->nwork; k++) {
-			const pm_field *f = field_by_id(fs, c->schema->fields[c->work[k]].id);
+			int32_t fid = c->schema->fields[c->work[k]].id;
+			const pm_field *f = pm_is_row_tracking_field_id(fid) ? NULL : field_by_id(fs, fid);
+			const char *name = f ? f->name : NULL;
 			size_t j;
 			a->map[k] = -1;
-			if (!f)
+			if (pm_is_row_tracking_field_id(fid))
+				name = fid == PM_ROW_ID_FIELD_ID ? PM_ROW_ID_NAME : PM_SEQUENCE_NUMBER_NAME;
+			if (!name || !has_id(ids, nids, fid))
 				continue;
 			for (j = 0; j < ncols; j++)
-				if (!strcmp(cols[j], f->name))
+				if (!strcmp(cols[j], name))
 					break;
 			if (j == ncols)
-				cols[ncols++] = f->name;
+				cols[ncols++] = name;
 		}
-		if (ncols == 0 && fs->nfields)
-			cols[ncols++] = fs->fields[0].name; /* only for the row count */
-		if (c->pred && (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
+		if (ncols == 0) {
+			/* only for the row count: a column the file holds */
+			for (k = 0; k < fs->nfields && !ncols; k++)
+				if (has_id(ids, nids, fs->fields[k].id))
+					cols[ncols++] = fs->fields[k].name;
+		}
+		/* no pruning filter when positions are needed (row groups skipped
+		 * by statistics would shift them) */
+		if (c->pred && !c->has_row_tracking && (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
 			pm_free(cols);
+			pm_free(ids);
+			close_file(a);
 			return pm_err_wrap("data file '%s'", e->file.file_name);
 		}
 		memset(&o, 0, sizeof o);
@@ -125,40 +192,45 @@ static int open_next(append_reader *a)
 			o.batch_rows = c->want > 0 ? c->want : 1;
 		o.filter = pf;
 		o.threads = c->threads;
-		if ((rc = pm_read_data_file_path(c->table_path, c->options, c->pi, e, 0, &a->path)) != 0)
-			goto fail;
-		if ((rc = pm_format_for_file(pm_buf_cstr(&a->path), &fmt)) != 0)
-			goto fail;
-		rc = open_data_file(a, e, fmt, &o);
-		if (rc == PAIMON_ENOTFOUND) {
-			rc = pm_err(PAIMON_ENOTFOUND, "data file %s does not exist (listed in snapshot %lld)",
-				    pm_buf_cstr(&a->path), (long long)sp->snapshot_id);
-			goto fail;
+		o.row_ranges = full ? NULL : a->local;
+		o.n_row_ranges = full ? 0 : a->nlocal;
+		if (full) {
+			pm_free(a->local);
+			a->local = NULL;
+			a->nlocal = 0;
 		}
-		if (rc)
+		a->e = e;
+		pm_pos_cursor_init(&a->cur, a->local, a->nlocal, e->file.row_count);
+		if ((rc = pm_read_open_data_file(c, sp, e, &o, &a->path, &a->r)) != 0)
 			goto fail;
 		if ((rc = a->r->schema(a->r, &a->file_schema)) != 0)
 			goto fail;
 		for (k = 0; k < c->nwork; k++) {
-			const pm_field *f = field_by_id(fs, c->schema->fields[c->work[k]].id);
+			int32_t fid = c->schema->fields[c->work[k]].id;
+			const pm_field *f = pm_is_row_tracking_field_id(fid) ? NULL : field_by_id(fs, fid);
+			const char *name = f ? f->name : NULL;
 			int64_t j;
-			if (!f)
+			if (pm_is_row_tracking_field_id(fid))
+				name = fid == PM_ROW_ID_FIELD_ID ? PM_ROW_ID_NAME : PM_SEQUENCE_NUMBER_NAME;
+			if (!name || !has_id(ids, nids, fid))
 				continue;
 			for (j = 0; j < a->file_schema.n_children; j++)
-				if (!strcmp(a->file_schema.children[j]->name, f->name))
+				if (!strcmp(a->file_schema.children[j]->name, name))
 					break;
 			if (j == a->file_schema.n_children) {
 				rc = pm_err(PAIMON_ECORRUPT, "data file %s has no column '%s' (schema %lld lists it)",
-					    pm_buf_cstr(&a->path), f->name, (long long)fs->id);
+					    pm_buf_cstr(&a->path), name, (long long)fs->id);
 				goto fail;
 			}
 			a->map[k] = (int)j;
 		}
 		pm_free(cols);
+		pm_free(ids);
 		pm_pq_filter_free(pf);
 		return 0;
 fail:
 		pm_free(cols);
+		pm_free(ids);
 		pm_pq_filter_free(pf);
 		close_file(a);
 		return rc;
@@ -197,13 +269,25 @@ static int ar_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 		n = b.length;
 		for (k = 0; k < (int64_t)c->nwork; k++) {
 			int j = a->map[k];
-			if (j >= 0 && j < b.n_children) {
+			int32_t fid = c->schema->fields[c->work[k]].id;
+			if (pm_is_row_tracking_field_id(fid)) {
+				struct ArrowArray moved, *mp = NULL;
+				if (j >= 0 && j < b.n_children) {
+					moved = *b.children[j];
+					b.children[j]->release = NULL;
+					mp = &moved;
+				}
+				rc = pm_rowtrack_column(fid, &a->e->file, pm_buf_cstr(&a->path), &a->cur, n,
+							a->e->file.max_sequence_number,
+							mp ? a->file_schema.children[j] : NULL, mp, &a->kids[k]);
+			} else if (j >= 0 && j < b.n_children) {
 				struct ArrowArray moved = *b.children[j];
 				b.children[j]->release = NULL;
 				rc = pm_evolve_cast(c->schema->fields[c->work[k]].name, a->file_schema.children[j],
 						    &moved, c->work_schema->children[k], &a->kids[k]);
 			} else {
-				/* the file predates the column (append files only) */
+				/* the file predates the column, or holds only some
+				 * columns (_WRITE_COLS) */
 				rc = pm_evolve_null_array(c->work_schema->children[k], n, &a->kids[k]);
 			}
 			if (rc) {

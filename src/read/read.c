@@ -20,13 +20,24 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "read/split_reader.h"
+#include "scan/rowid.h"
 #include "table/partition.h"
 
 /* --------------------------------------------------------------- helpers */
 
+/* The error for a column a schema lacks: names the row-tracking option
+ * for the system columns. */
+static int no_column(const char *what, const char *name)
+{
+	if (!strcmp(name, PM_ROW_ID_NAME) || !strcmp(name, PM_SEQUENCE_NUMBER_NAME))
+		return pm_err(PAIMON_EINVAL,
+			      "%s: column '%s' exists only in tables with 'row-tracking.enabled' = 'true'", what, name);
+	return pm_err(PAIMON_EINVAL, "%s: column '%s' does not exist in the table", what, name);
+}
+
 int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, size_t **idx, size_t *n)
 {
-	size_t i, j, cnt = projection && projection->len ? projection->len : s->nfields;
+	size_t i, j, cnt = projection && projection->len ? projection->len : s->nfields, m = 0;
 	size_t *x = pm_malloc((cnt ? cnt : 1) * sizeof *x);
 	*idx = NULL;
 	*n = 0;
@@ -37,8 +48,7 @@ int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, s
 			long k = pm_schema_field_index(s, projection->items[i]);
 			if (k < 0) {
 				pm_free(x);
-				return pm_err(PAIMON_EINVAL, "projection: column '%s' does not exist in the table",
-					      projection->items[i]);
+				return no_column("projection", projection->items[i]);
 			}
 			for (j = 0; j < i; j++)
 				if (x[j] == (size_t)k) {
@@ -47,12 +57,13 @@ int pm_read_projection(const pm_table_schema *s, const pm_strlist *projection, s
 						      projection->items[i]);
 				}
 			x[i] = (size_t)k;
-		} else {
-			x[i] = i;
+		} else if (!pm_is_row_tracking_field_id(s->fields[i].id)) {
+			/* all columns: the table's own, not the system ones */
+			x[m++] = i;
 		}
 	}
 	*idx = x;
-	*n = cnt;
+	*n = projection && projection->len ? cnt : m;
 	return 0;
 }
 
@@ -358,7 +369,7 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 	for (i = 0; i < pcols.len; i++) {
 		long k = pm_schema_field_index(st->schema, pcols.items[i]);
 		if (k < 0) {
-			rc = pm_err(PAIMON_EINVAL, "filter: column '%s' does not exist in the table", pcols.items[i]);
+			rc = no_column("filter", pcols.items[i]);
 			goto fail;
 		}
 		for (j = 0; j < st->nwork; j++)
@@ -397,6 +408,9 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 	st->ctx.batch_rows = st->batch_rows;
 	st->ctx.threads = st->threads;
 	st->ctx.want = -1;
+	for (i = 0; i < st->nwork; i++)
+		if (pm_is_row_tracking_field_id(st->schema->fields[st->work[i]].id))
+			st->ctx.has_row_tracking = 1;
 	pm_free(proj);
 	pm_strlist_dispose(&pcols);
 	/* pm_astream_init frees the state itself when it fails. */

@@ -11,13 +11,8 @@ int pm_split_reader_check(const pm_split *split)
 	const char *first = split->entries.len ? split->entries.items[0].file.file_name : NULL;
 	switch (split->kind) {
 	case PM_SPLIT_APPEND:
-		return 0;
 	case PM_SPLIT_DATA_EVOLUTION:
-		return pm_err(PAIMON_EUNSUPPORTED,
-			      "data-evolution splits are not supported yet (snapshot %lld, bucket %d: %zu files "
-			      "sharing row ids, first '%s')",
-			      (long long)split->snapshot_id, (int)split->bucket, split->entries.len,
-			      first ? first : "");
+		return 0;
 	case PM_SPLIT_PRIMARY_KEY:
 		return pm_err(PAIMON_EUNSUPPORTED,
 			      "primary-key splits are not supported yet (snapshot %lld, bucket %d, first file '%s')",
@@ -35,7 +30,8 @@ int pm_split_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split
 	switch (split->kind) {
 	case PM_SPLIT_APPEND:
 		return pm_append_reader_open(ctx, split, out);
-	/* PM_SPLIT_DATA_EVOLUTION: the merge reader goes here (see split_reader.h). */
+	case PM_SPLIT_DATA_EVOLUTION:
+		return pm_de_reader_open(ctx, split, out);
 	default:
 		rc = pm_split_reader_check(split);
 		return rc ? rc : pm_err(PAIMON_ERROR, "no reader for %s splits", pm_split_kind_name(split->kind));

@@ -15,13 +15,25 @@
  *    column taken from the file by field id (renamed, widened, ...) and
  *    all-null when the file predates the column. That "predates" rule is
  *    the append reader's alone.
- *  - PM_SPLIT_DATA_EVOLUTION (not implemented: PAIMON_EUNSUPPORTED): one
- *    row-id range spread over several files, each holding some columns
- *    (write_cols). The merge reader is to open every file of a group (the
- *    scan keeps a group in one split), and build each batch by row id:
- *    per column the newest file of the group (max sequence number) that
- *    has it; a column absent from one file lives in a sibling, so nulls
- *    only when no file of the group has it.
+ *  - PM_SPLIT_DATA_EVOLUTION (de_reader.c): row-id groups spread over
+ *    several files, each holding some columns (write_cols). Per group the
+ *    files are read in lockstep by position and each column is taken from
+ *    the newest file (max sequence number) holding it; nulls only when no
+ *    file of the group has it (ai-format §3.4).
+ *
+ * Row tracking (rowtrack.c): work columns may be the system fields
+ * _ROW_ID / _SEQUENCE_NUMBER (scan/rowid.h ids); readers materialise them
+ * (pm_rowtrack_column). A split's row ranges (pm_split.row_ranges) select
+ * rows inside files through pm_format_read_options.row_ranges; positions
+ * stay exact because a file reader given ranges returns exactly those rows
+ * in order, and no pruning filter is pushed into a file whose positions
+ * are needed.
+ *
+ * Deletion vectors (not implemented; hook): a reader of a file or a
+ * data-evolution group would get its deleted positions from an optional
+ * selector (pm_read_ctx.deleted, see below) and drop those rows after the
+ * columns are assembled and before the batch is returned; the position
+ * cursor (pm_pos_cursor) already knows the position of every row.
  *  - PM_SPLIT_PRIMARY_KEY (not implemented: PAIMON_EUNSUPPORTED): the LSM
  *    merge reader, sorted runs merged by key with the merge engine.
  *
@@ -40,6 +52,7 @@
 
 #include "core/buf.h"
 #include "core/strs.h"
+#include "format/format.h"
 #include "io/fileio.h"
 #include "meta/schema.h"
 #include "paimonc/arrow_c.h"
@@ -65,7 +78,43 @@ typedef struct pm_read_ctx {
 	 * limit), else -1: a reader may read smaller batches. Updated by the
 	 * stream between next calls. */
 	int64_t want;
+	/* 1 when a work column is _ROW_ID or _SEQUENCE_NUMBER. */
+	int has_row_tracking;
+	/*
+	 * Deletion-vector hook (not implemented yet, always NULL): when set,
+	 * deleted(ctx, split, group_first_entry, &positions, &n) gives the
+	 * sorted deleted file positions of the group (data-evolution) or file
+	 * (append) whose first entry is given; readers are to drop them.
+	 */
+	int (*deleted)(void *dctx, const pm_split *split, const pm_manifest_entry *anchor, const int64_t **pos,
+		       size_t *n);
+	void *deleted_ctx;
 } pm_read_ctx;
+
+/* Position cursor over a file reader's row selection: ranges [start, end)
+ * in file positions (NULL: all `rows` rows). */
+typedef struct pm_pos_cursor {
+	const int64_t *r;                /* borrowed */
+	size_t n, i;
+	int64_t pos, rows;
+} pm_pos_cursor;
+
+void pm_pos_cursor_init(pm_pos_cursor *c, const int64_t *ranges, size_t n, int64_t rows);
+/* Consumes the positions of the next n rows; out (may be NULL) gets
+ * base + position for each. PAIMON_ECORRUPT past the selection. */
+int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out);
+
+/*
+ * The system column field_id (_ROW_ID or _SEQUENCE_NUMBER) for the next n
+ * rows of file f (path for messages): the derived values (first_row_id +
+ * position from cur, which it advances for _ROW_ID only; seq for
+ * _SEQUENCE_NUMBER), overridden by the non-null values of the physical
+ * column phys (schema phys_schema; may be NULL; consumed). *out: non-null
+ * int64.
+ */
+int pm_rowtrack_column(int32_t field_id, const pm_data_file_meta *f, const char *path, pm_pos_cursor *cur,
+		       int64_t n, int64_t seq, const struct ArrowSchema *phys_schema, struct ArrowArray *phys,
+		       struct ArrowArray *out);
 
 typedef struct pm_split_reader pm_split_reader;
 
@@ -95,6 +144,14 @@ int pm_split_reader_check(const pm_split *split);
 
 /* The append reader (append_reader.c). */
 int pm_append_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split_reader **out);
+/* The data-evolution merge reader (de_reader.c). */
+int pm_de_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split_reader **out);
+
+/* Opens data file e of split sp with format options o: its path, then
+ * pypaimon's partition directory style on ENOTFOUND; *path gets the path
+ * that opened. ENOTFOUND names the file and the snapshot. */
+int pm_read_open_data_file(const pm_read_ctx *c, const pm_split *sp, const pm_manifest_entry *e,
+			   const pm_format_read_options *o, pm_buf *path, pm_format_reader **out);
 
 static inline void pm_split_reader_close(pm_split_reader *r)
 {

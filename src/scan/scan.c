@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/mem.h"
+#include "scan/rowid.h"
 #include "table/partition.h"
 #include "table/stats.h"
 
@@ -43,6 +44,7 @@ void pm_split_free(pm_split *s)
 		return;
 	pm_bytes_dispose(&s->partition);
 	pm_manifest_entry_list_dispose(&s->entries);
+	pm_free(s->row_ranges);
 	pm_free(s);
 }
 
@@ -60,6 +62,16 @@ int pm_split_copy(const pm_split *src, pm_split **out)
 	s->row_count = src->row_count;
 	if ((rc = pm_bytes_set(&s->partition, src->partition.p, src->partition.n)) != 0)
 		goto fail;
+	if (src->has_row_ranges) {
+		s->has_row_ranges = 1;
+		if (!(s->row_ranges = pm_malloc(2 * (src->n_row_ranges + 1) * sizeof *s->row_ranges))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		if (src->n_row_ranges)
+			memcpy(s->row_ranges, src->row_ranges, 2 * src->n_row_ranges * sizeof *s->row_ranges);
+		s->n_row_ranges = src->n_row_ranges;
+	}
 	for (i = 0; i < src->entries.len; i++)
 		if ((rc = pm_manifest_entry_list_append_copy(&s->entries, &src->entries.items[i])) != 0)
 			goto fail;
@@ -95,6 +107,7 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 {
 	pm_buf ent = PM_BUF_INIT;
 	uint8_t hdr[24];
+	uint32_t ver;
 	int rc;
 	if (s->partition.n > UINT32_MAX)
 		return pm_err(PAIMON_EINVAL, "split partition too large");
@@ -108,8 +121,14 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 		pm_buf_dispose(&ent);
 		return pm_err(PAIMON_EINVAL, "split of unknown kind %d", s->kind);
 	}
+	if (s->has_row_ranges && (s->n_row_ranges == 0 || s->n_row_ranges > PM_SPLIT_MAX_ROW_RANGES)) {
+		pm_buf_dispose(&ent);
+		return pm_err(PAIMON_EINVAL, "split with %zu row ranges cannot be serialized (expected 1 to %zu)",
+			      s->n_row_ranges, PM_SPLIT_MAX_ROW_RANGES);
+	}
+	ver = s->has_row_ranges ? 3 : s->kind == PM_SPLIT_APPEND ? 1 : 2;
 	memcpy(hdr, PM_SPLIT_MAGIC, 4);
-	put_u32(hdr + 4, s->kind == PM_SPLIT_APPEND ? 1 : 2);
+	put_u32(hdr + 4, ver);
 	put_u64(hdr + 8, (uint64_t)s->snapshot_id);
 	put_u32(hdr + 16, (uint32_t)s->bucket);
 	put_u32(hdr + 20, (uint32_t)s->partition.n);
@@ -119,9 +138,19 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 		put_u32(l, (uint32_t)ent.len);
 		if ((rc = pm_buf_append(out, l, 4)) == 0)
 			rc = pm_buf_append(out, ent.data, ent.len);
-		if (!rc && s->kind != PM_SPLIT_APPEND) {
+		if (!rc && ver >= 2) {
 			put_u32(l, (uint32_t)s->kind);
 			rc = pm_buf_append(out, l, 4);
+		}
+		if (!rc && ver >= 3) {
+			size_t i;
+			put_u32(l, (uint32_t)s->n_row_ranges);
+			rc = pm_buf_append(out, l, 4);
+			for (i = 0; !rc && i < 2 * s->n_row_ranges; i++) {
+				uint8_t q[8];
+				put_u64(q, (uint64_t)s->row_ranges[i]);
+				rc = pm_buf_append(out, q, 8);
+			}
 		}
 	}
 	pm_buf_dispose(&ent);
@@ -132,7 +161,7 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 {
 	const uint8_t *p = data;
 	pm_split *s;
-	size_t plen, elen, tail, i;
+	size_t plen, elen, end, i, nr = 0;
 	uint32_t ver, kind = PM_SPLIT_APPEND;
 	int rc;
 	*out = NULL;
@@ -143,18 +172,33 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 	if (ver < 1 || ver > PM_SPLIT_VERSION)
 		return pm_err(PAIMON_ECORRUPT, "split bytes: unsupported version %u (expected 1 to %d)", ver,
 			      PM_SPLIT_VERSION);
-	tail = ver >= 2 ? 4 : 0; /* the kind after the entries */
 	plen = get_u32(p + 20);
-	if (plen > len - 24 || len - 24 - plen < 4 + tail)
+	if (plen > len - 24 || len - 24 - plen < 4)
 		return pm_err(PAIMON_ECORRUPT, "split bytes: partition length %zu exceeds the data", plen);
 	elen = get_u32(p + 24 + plen);
-	if (elen != len - 28 - plen - tail)
-		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu does not match the data (%zu)",
-			      elen, len - 28 - plen - tail);
-	if (tail) {
-		kind = get_u32(p + len - 4);
+	if (elen > len - 28 - plen)
+		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu exceeds the data (%zu)", elen,
+			      len - 28 - plen);
+	end = 28 + plen + elen; /* what follows the entries */
+	if (ver >= 2) {
+		if (len - end < 4)
+			return pm_err(PAIMON_ECORRUPT, "split bytes: the split kind is missing");
+		kind = get_u32(p + end);
 		if (kind > PM_SPLIT_KIND_MAX)
 			return pm_err(PAIMON_ECORRUPT, "split bytes: unknown split kind %u", kind);
+		end += 4;
+	}
+	if (ver >= 3) {
+		if (len - end < 4)
+			return pm_err(PAIMON_ECORRUPT, "split bytes: the row range count is missing");
+		nr = get_u32(p + end);
+		end += 4;
+		if (nr == 0 || nr > PM_SPLIT_MAX_ROW_RANGES || (len - end) / 16 != nr || (len - end) % 16)
+			return pm_err(PAIMON_ECORRUPT, "split bytes: %zu row ranges do not match the data (%zu bytes)", nr,
+				      len - end);
+	} else if (end != len) {
+		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu does not match the data (%zu)", elen,
+			      len - (end - elen));
 	}
 	s = pm_calloc(1, sizeof *s);
 	if (!s)
@@ -162,6 +206,24 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 	s->kind = (int)kind;
 	s->snapshot_id = (int64_t)get_u64(p + 8);
 	s->bucket = (int32_t)get_u32(p + 16);
+	if (ver >= 3) {
+		s->has_row_ranges = 1;
+		if (!(s->row_ranges = pm_malloc(2 * nr * sizeof *s->row_ranges))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < 2 * nr; i++)
+			s->row_ranges[i] = (int64_t)get_u64(p + end + 8 * i);
+		s->n_row_ranges = nr;
+		for (i = 0; i < nr; i++) {
+			int64_t a = s->row_ranges[2 * i], b = s->row_ranges[2 * i + 1];
+			if (a < 0 || b < a || (i && a <= s->row_ranges[2 * i - 1])) {
+				rc = pm_err(PAIMON_ECORRUPT, "split bytes: row range %zu [%lld, %lld] is invalid or out of order",
+					    i, (long long)a, (long long)b);
+				goto fail;
+			}
+		}
+	}
 	if ((rc = pm_bytes_set(&s->partition, p + 24, plen)) != 0)
 		goto fail;
 	if ((rc = pm_manifest_entries_decode("split", p + 28 + plen, elen, &s->entries)) != 0)
@@ -204,6 +266,11 @@ int pm_schema_cache_init(pm_schema_cache *c, pm_fileio *io, const char *table_pa
 		if (rc) {
 			pm_schema_cache_dispose(c);
 			return rc;
+		}
+		/* a read schema with the row-tracking fields appended: files of
+		 * this id hold only the table's own columns */
+		while (cp->nfields && pm_is_row_tracking_field_id(cp->fields[cp->nfields - 1].id)) {
+			pm_field_dispose(&cp->fields[--cp->nfields]);
 		}
 		c->items = pm_malloc(4 * sizeof *c->items);
 		if (!c->items) {
@@ -486,6 +553,8 @@ typedef struct scan_ctx {
 	pm_binrow_datum *pvals;
 	int need_stats;                  /* predicate reads non-partition columns */
 	pm_schema_cache *schemas;
+	const pm_scan_extra *x;          /* row ranges (NULL: none) */
+	int data_evolution;              /* data-evolution.enabled */
 	/* memo of the last partition test */
 	pm_bytes last_part;
 	int last_part_result;
@@ -520,6 +589,12 @@ static int keep_manifest(void *vctx, const pm_manifest_file_meta *m)
 	int r;
 	c->manifests_total++;
 	c->files_total += m->num_added_files - m->num_deleted_files;
+	if (!c->rc && c->x && c->x->has_row_ranges && m->has_min_row_id && m->has_max_row_id &&
+	    m->min_row_id <= m->max_row_id &&
+	    !pm_row_ranges_overlap(c->x->row_ranges, c->x->n_row_ranges, m->min_row_id, m->max_row_id)) {
+		c->manifests_pruned++;
+		return 0;
+	}
 	if (c->rc || !c->pred || c->pi.n == 0)
 		return !c->rc;
 	/* Decode the partition stats as if they were a file's value stats
@@ -551,6 +626,8 @@ static const pm_col_stats *file_lookup(void *vctx, int32_t field_id)
 	scan_ctx *c = vctx;
 	const pm_table_schema *fs = c->cur_file_schema;
 	size_t i, j;
+	if (pm_is_row_tracking_field_id(field_id))
+		return &unknown_stats; /* derived from positions, or stale physical copies (§2.6) */
 	for (i = 0; i < fs->nfields; i++)
 		if (fs->fields[i].id == field_id) {
 			/* A column whose type changed since: its stats are in the old
@@ -592,6 +669,14 @@ static int keep_entry(void *vctx, const pm_manifest_entry *e)
 	int r;
 	if (c->rc)
 		return 0;
+	if (c->x && c->x->has_row_ranges) {
+		/* no row id, or none in the ranges: no row of the file is wanted */
+		if (!e->file.has_first_row_id || e->file.row_count <= 0 ||
+		    e->file.first_row_id > INT64_MAX - e->file.row_count ||
+		    !pm_row_ranges_overlap(c->x->row_ranges, c->x->n_row_ranges, e->file.first_row_id,
+					   e->file.first_row_id + e->file.row_count - 1))
+			return 0;
+	}
 	if (!c->pred)
 		return 1;
 	if (c->pi.n) {
@@ -601,7 +686,10 @@ static int keep_entry(void *vctx, const pm_manifest_entry *e)
 		if (r == PM_PRED_NEVER)
 			return 0;
 	}
-	if (!c->need_stats)
+	/* data-evolution: a file's columns may live in siblings of its row-id
+	 * group, so one file's stats cannot prune (group-level merged stats,
+	 * Java's evolutionStats, are not implemented) */
+	if (!c->need_stats || (c->data_evolution && e->file.has_first_row_id))
 		return 1;
 	if ((c->rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0) {
 		pm_err_wrap("data file '%s'", e->file.file_name);
@@ -775,9 +863,90 @@ static int group_units(const pm_manifest_entry_list *live, const group *g, size_
 /* Moves the entries of `live` into splits. data_evolution: the table has
  * data-evolution.enabled (a split with a unit of several files is then
  * PM_SPLIT_DATA_EVOLUTION). */
-static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
-		       int data_evolution, pm_scan_plan *p)
+/* Data-evolution pruning by read type (ai-format §3.4 planning step 4):
+ * keep[k - a] = 0 for the files of unit [a, b) holding none of the read
+ * fields; one file (the unit's first) is kept when none would be. When
+ * _SEQUENCE_NUMBER is read, the newest normal file is kept too (its max
+ * sequence number is the rows' _SEQUENCE_NUMBER, as pypaimon gives it
+ * whatever the projection; Java would take the newest file left after
+ * pruning). */
+static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const size_t *order, size_t a, size_t b,
+			 const pm_scan_extra *x, pm_schema_cache *schemas, uint8_t *keep)
 {
+	size_t k, i, j, nkept = 0;
+	for (k = a; k < b; k++) {
+		const pm_manifest_entry *e = &live->items[g->idx[order ? order[k] : k]];
+		const pm_table_schema *fs;
+		int32_t *ids = NULL;
+		size_t n = 0;
+		int rc, hit = 0;
+		if ((rc = pm_schema_cache_get(schemas, e->file.schema_id, &fs)) != 0)
+			return pm_err_wrap("data file '%s'", e->file.file_name);
+		if ((rc = pm_file_field_ids(fs, &e->file, &ids, &n)) != 0)
+			return rc;
+		for (i = 0; i < n && !hit; i++)
+			for (j = 0; j < x->n_read_field_ids && !hit; j++)
+				hit = ids[i] == x->read_field_ids[j] && !pm_is_row_tracking_field_id(ids[i]);
+		pm_free(ids);
+		keep[k - a] = (uint8_t)hit;
+		nkept += (size_t)hit;
+	}
+	/* _SEQUENCE_NUMBER is the newest normal file's (as pypaimon, whatever
+	 * the projection): keep that file when it is read */
+	for (j = 0; j < x->n_read_field_ids; j++)
+		if (x->read_field_ids[j] == PM_SEQUENCE_NUMBER_FIELD_ID) {
+			size_t best = SIZE_MAX;
+			int64_t seq = 0;
+			for (k = a; k < b; k++) {
+				const pm_data_file_meta *f = &live->items[g->idx[order ? order[k] : k]].file;
+				if (pm_file_is_blob(f->file_name) || pm_file_is_vector(f->file_name))
+					continue;
+				if (best == SIZE_MAX || f->max_sequence_number > seq) {
+					best = k;
+					seq = f->max_sequence_number;
+				}
+			}
+			if (best != SIZE_MAX && !keep[best - a]) {
+				keep[best - a] = 1;
+				nkept++;
+			}
+			break;
+		}
+	if (!nkept)
+		keep[0] = 1;
+	return 0;
+}
+
+/* The split's row ranges: x's ranges meeting its files. */
+static int split_ranges(pm_split *s, const pm_scan_extra *x)
+{
+	int64_t *fr = pm_malloc(2 * (s->entries.len + 1) * sizeof *fr);
+	size_t i, n = 0, nf = 0;
+	int rc;
+	if (!fr)
+		return PAIMON_ENOMEM;
+	for (i = 0; i < s->entries.len; i++) {
+		const pm_data_file_meta *f = &s->entries.items[i].file;
+		if (!f->has_first_row_id || f->row_count <= 0 || f->first_row_id > INT64_MAX - f->row_count)
+			continue;
+		fr[2 * nf] = f->first_row_id;
+		fr[2 * nf + 1] = f->first_row_id + f->row_count - 1;
+		nf++;
+	}
+	if ((rc = pm_row_ranges_normalize(fr, nf, &nf)) == 0)
+		rc = pm_row_ranges_intersect(x->row_ranges, x->n_row_ranges, fr, nf, &s->row_ranges, &n);
+	pm_free(fr);
+	if (rc)
+		return rc;
+	s->has_row_ranges = 1;
+	s->n_row_ranges = n;
+	return 0;
+}
+
+static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
+		       int data_evolution, const pm_scan_extra *x, pm_schema_cache *schemas, pm_scan_plan *p)
+{
+	uint8_t *keep = NULL;
 	group *groups = NULL;
 	size_t ngroups = 0, gcap = 0, tcap, *table = NULL, i, split_cap = 0;
 	size_t *order = NULL, *ustart = NULL;
@@ -862,12 +1031,32 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 				s->bucket = g->bucket;
 				w = 0;
 			}
-			if (data_evolution && b - a > 1)
+			if (data_evolution && b - a > 1) {
 				s->kind = PM_SPLIT_DATA_EVOLUTION;
+				if (x && x->read_field_ids) {
+					uint8_t *nk = pm_realloc(keep, b - a);
+					if (!nk) {
+						pm_split_free(s);
+						rc = PAIMON_ENOMEM;
+						goto out;
+					}
+					keep = nk;
+					if ((rc = de_prune_unit(live, g, order, a, b, x, schemas, keep)) != 0) {
+						pm_split_free(s);
+						goto out;
+					}
+				}
+			}
 			for (k = a; k < b; k++) {
 				size_t pos = order ? order[k] : k;
 				pm_manifest_entry *e = &live->items[g->idx[pos]];
 				pm_manifest_entry *slot;
+				if (s->kind == PM_SPLIT_DATA_EVOLUTION && b - a > 1 && x && x->read_field_ids &&
+				    !keep[k - a]) {
+					/* pruned: stays in `live` (so the group's partition
+					 * pointer, if it refers to it, stays valid) */
+					continue;
+				}
 				if (!(slot = pm_manifest_entry_list_push(&s->entries))) {
 					pm_split_free(s);
 					rc = PAIMON_ENOMEM;
@@ -894,7 +1083,11 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 			}
 		}
 	}
+	if (x && x->has_row_ranges)
+		for (i = 0; i < p->n_splits && !rc; i++)
+			rc = split_ranges(p->splits[i], x);
 out:
+	pm_free(keep);
 	pm_free(order);
 	pm_free(ustart);
 	for (i = 0; i < ngroups; i++)
@@ -932,6 +1125,13 @@ int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schem
 		     const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
 		     pm_scan_plan *out)
 {
+	return pm_scan_plan_run_ex(io, table_path, schema, opts, pred, schemas, NULL, out);
+}
+
+int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+			const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
+			const pm_scan_extra *x, pm_scan_plan *out)
+{
 	scan_ctx c;
 	pm_schema_cache own;
 	pm_manifest_filter filt;
@@ -955,6 +1155,8 @@ int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schem
 
 	c.schema = schema;
 	c.pred = pred;
+	c.x = x;
+	c.data_evolution = data_evolution_enabled(schema, opts);
 	if ((rc = pm_partition_info_init(&c.pi, schema)) != 0)
 		goto fail;
 	if (c.pi.n) {
@@ -994,11 +1196,14 @@ int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schem
 	for (i = 0; i < live.len; i++)
 		if (live.items[i].kind == PM_FILE_KIND_ADD)
 			out->files_selected++;
-	if (!pred)
+	if (!pred && !(x && x->has_row_ranges))
 		out->files_total = out->files_selected;
-	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts),
-			      out)) != 0)
+	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts), x,
+			      schemas, out)) != 0)
 		goto fail;
+	out->files_selected = 0; /* after the data-evolution pruning by read type */
+	for (i = 0; i < out->n_splits; i++)
+		out->files_selected += (int64_t)out->splits[i]->entries.len;
 	goto done;
 fail:
 	pm_scan_plan_dispose(out);

@@ -33,8 +33,12 @@
 
 #define PM_SPLIT_MAGIC "PMSP"
 /* Newest split byte version read and written; version 1 (no kind, always
- * PM_SPLIT_APPEND) is still read, and still written for append splits. */
-#define PM_SPLIT_VERSION 2
+ * PM_SPLIT_APPEND) is still read, and still written for append splits;
+ * version 2 (a kind) for other splits; version 3 (kind + row ranges) only
+ * for splits with row ranges. */
+#define PM_SPLIT_VERSION 3
+/* Most row ranges a split's bytes may carry (a guard for decoding). */
+#define PM_SPLIT_MAX_ROW_RANGES ((size_t)1 << 26)
 #define PM_SPLIT_DEFAULT_TARGET_SIZE ((int64_t)128 << 20)
 #define PM_SPLIT_DEFAULT_OPEN_FILE_COST ((int64_t)4 << 20)
 
@@ -70,6 +74,13 @@ typedef struct pm_split {
 	int32_t bucket;
 	int64_t row_count;               /* sum of the files' row counts */
 	pm_manifest_entry_list entries;  /* ADD entries, all with this partition/bucket */
+	/* Row-id selection (explicit ranges and _ROW_ID predicates): only
+	 * these rows are read. Inclusive [from, to] pairs, sorted, disjoint,
+	 * non-adjacent, all meeting some file of the split. has_row_ranges = 0:
+	 * every row. n_row_ranges may be 0 only when has_row_ranges is 0. */
+	int has_row_ranges;
+	int64_t *row_ranges;             /* 2 * n_row_ranges values, owned */
+	size_t n_row_ranges;
 } pm_split;
 
 void pm_split_free(pm_split *s);
@@ -77,11 +88,13 @@ int pm_split_copy(const pm_split *src, pm_split **out);
 /*
  * Versioned bytes: "PMSP", u32 version, i64 snapshot id, i32 bucket,
  * u32 partition length + bytes, u32 entries length + the
- * pm_manifest_entries_encode form, then in version 2 only a u32 kind (all
- * little-endian). Append splits are written as version 1 (the bytes of
- * older releases), other kinds as version 2. Deserializing validates every
- * length, the kind and that each entry belongs to the split's partition
- * and bucket (PAIMON_ECORRUPT otherwise).
+ * pm_manifest_entries_encode form, then from version 2 a u32 kind, then in
+ * version 3 a u32 range count n >= 1 and n (i64 from, i64 to) pairs (all
+ * little-endian). Splits with row ranges are written as version 3, other
+ * append splits as version 1 (the bytes of older releases), other kinds as
+ * version 2. Deserializing validates every length, the kind, the ranges
+ * (sorted, disjoint, 0 <= from <= to) and that each entry belongs to the
+ * split's partition and bucket (PAIMON_ECORRUPT otherwise).
  */
 int pm_split_serialize(const pm_split *s, pm_buf *out);
 int pm_split_deserialize(const void *data, size_t len, pm_split **out);
@@ -134,5 +147,29 @@ int pm_scan_plan_run(pm_fileio *io, const char *table_path, const pm_table_schem
 		     const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
 		     pm_scan_plan *out);
 void pm_scan_plan_dispose(pm_scan_plan *p);
+
+/* What else a scan may be told (all optional; zeroed = nothing). */
+typedef struct pm_scan_extra {
+	/* Row-id selection: inclusive pairs, normalized (scan/rowid.h), n may
+	 * be 0 (no row). Manifests are pruned by _MIN/_MAX_ROW_ID, files by
+	 * overlap (files without a first row id are dropped), and each split
+	 * carries the ranges meeting its files. */
+	int has_row_ranges;
+	const int64_t *row_ranges;
+	size_t n_row_ranges;
+	/* Field ids the read needs (projection + filter columns), for the
+	 * data-evolution per-group pruning (ai-format §3.4 planning step 4):
+	 * a file of a multi-file row-id group holding none of them is dropped
+	 * (one file is kept for the row count). NULL: no such pruning. */
+	const int32_t *read_field_ids;
+	size_t n_read_field_ids;
+} pm_scan_extra;
+
+/* pm_scan_plan_run with row ranges / read fields (x may be NULL). The
+ * schema may carry the row-tracking system fields (rowid.h); filter
+ * leaves on them never prune by statistics. */
+int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+			const pm_strmap *opts, const pm_predicate *pred, pm_schema_cache *schemas,
+			const pm_scan_extra *x, pm_scan_plan *out);
 
 #endif

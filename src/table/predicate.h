@@ -122,4 +122,15 @@ int pm_pred_to_pq_filter(const pm_predicate *p, const pm_table_schema *file_sche
 int pm_pred_eval_batch(const pm_predicate *p, const struct ArrowSchema *s,
 		       const struct ArrowArray *a, uint8_t *sel);
 
+/*
+ * The row-id ranges a bound predicate implies for the column with field id
+ * field_id (Java RowIdPredicateVisitor): leaves =, IN, <, <=, >, >= on it
+ * give ranges (row ids are >= 0); AND intersects the children that give
+ * ranges (others only narrow further); OR unites them and is unknown when
+ * one child is; NOT and other leaves are unknown. *known = 1 with sorted,
+ * merged inclusive pairs in *ranges (pm_free; *n may be 0: no row
+ * matches), or 0 when the predicate does not bound row ids.
+ */
+int pm_pred_row_ranges(const pm_predicate *p, int32_t field_id, int64_t **ranges, size_t *n, int *known);
+
 #endif

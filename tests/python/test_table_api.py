@@ -138,7 +138,9 @@ def test_roundtrip_every_type_with_nulls(all_types_table):
 
 def test_read_type_and_schema(all_types_table):
     t, _ = all_types_table
-    rb = t.new_read_builder().with_projection(["s", "id", "nope"])
+    with pytest.raises(paimonc.InvalidArgumentError, match="'nope' does not exist"):
+        t.new_read_builder().with_projection(["s", "id", "nope"])
+    rb = t.new_read_builder().with_projection(["s", "id"])
     assert [f.name for f in rb.read_type()] == ["s", "id"]
     assert rb.read_arrow_schema().names == ["s", "id"]
 

@@ -1,0 +1,575 @@
+/*
+ * read/de_reader.c - the split reader of PM_SPLIT_DATA_EVOLUTION splits
+ * (see split_reader.h; ai-format §3.4, Java DataEvolutionSplitRead).
+ *
+ * The split's files are grouped by overlapping row-id ranges. Per group:
+ *  - normal files (not .blob, not .vector.) must all cover the same
+ *    [first_row_id, row_count] (else PAIMON_ECORRUPT naming them); they are
+ *    ordered by max sequence number, newest first (stable);
+ *  - the columns a file holds are its _WRITE_COLS resolved through its own
+ *    schema (or all of that schema's fields), so renames and added columns
+ *    follow the file's schema id;
+ *  - each work column comes from the first (newest) file holding it, cast
+ *    to its read type (evolve.c); a column no file holds is null; a column
+ *    only a BLOB/VECTOR companion holds is PAIMON_EUNSUPPORTED; companions
+ *    of unrequested columns are never opened;
+ *  - _ROW_ID = first_row_id + position, _SEQUENCE_NUMBER = max sequence
+ *    number of the newest normal file (physical copies of that file win);
+ *  - the files that give columns are read in lockstep by position: each
+ *    output batch is as long as the shortest remaining piece of the
+ *    current batches; a batch is sliced (copied) only when boundaries
+ *    differ, moved otherwise. A group whose columns come from no file
+ *    (only system / absent columns) opens no file at all.
+ * No pruning filter is pushed into the files of a group of several normal
+ * files (alignment), nor where positions are needed.
+ */
+#include "read/split_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow/arrow_filter.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "read/read.h"
+#include "scan/rowid.h"
+
+typedef struct de_src {
+	const pm_manifest_entry *e;
+	const pm_table_schema *fs;
+	pm_format_reader *r;
+	pm_buf path;
+	struct ArrowSchema fschema;
+	struct ArrowArray cur;           /* current batch (release NULL: none) */
+	int64_t off;                     /* rows of cur consumed */
+	const char **cols;               /* names read (borrowed from fs / constants) */
+	size_t ncols;
+} de_src;
+
+typedef struct de_reader {
+	pm_split_reader base;
+	const pm_read_ctx *ctx;
+	const pm_split *split;
+	size_t *order;                   /* entry indexes, group after group */
+	size_t *gstart;                  /* ngroups + 1 starts in order */
+	size_t ngroups, gi;
+	/* current group */
+	int open;
+	de_src *src;
+	size_t nsrc;
+	int *col_src;                    /* per work column: source, -1 none */
+	int *col_child;                  /* child of the source batch */
+	const pm_manifest_entry *anchor; /* newest normal file */
+	int64_t *local;                  /* selection in group positions or NULL */
+	size_t nlocal;
+	int64_t remaining;               /* rows of the group still to give */
+	pm_pos_cursor cur;
+	struct ArrowArray *kids;
+	struct ArrowArray *slices;       /* per source */
+	uint8_t *sel;
+	size_t sel_cap;
+	pm_buf names;                    /* source() text */
+} de_reader;
+
+static int ent_cmp_ctx_less(const pm_manifest_entry *a, const pm_manifest_entry *b)
+{
+	int64_t x = a->file.has_first_row_id ? a->file.first_row_id : -1;
+	int64_t y = b->file.has_first_row_id ? b->file.first_row_id : -1;
+	return x < y;
+}
+
+static void close_group(de_reader *d)
+{
+	size_t i;
+	for (i = 0; i < d->nsrc; i++) {
+		de_src *s = &d->src[i];
+		if (s->cur.release)
+			s->cur.release(&s->cur);
+		if (s->fschema.release)
+			s->fschema.release(&s->fschema);
+		pm_format_reader_free(s->r);
+		pm_buf_dispose(&s->path);
+		pm_free(s->cols);
+	}
+	pm_free(d->src);
+	d->src = NULL;
+	d->nsrc = 0;
+	pm_free(d->local);
+	d->local = NULL;
+	d->nlocal = 0;
+	d->open = 0;
+	d->anchor = NULL;
+}
+
+/* Groups the split's entries by overlapping row-id ranges (stable by
+ * first row id; files without one are groups of their own). */
+static int make_groups(de_reader *d)
+{
+	const pm_manifest_entry_list *l = &d->split->entries;
+	size_t n = l->len, i, j, ng = 0;
+	int64_t end = 0;
+	d->order = pm_malloc((n + 1) * sizeof *d->order);
+	d->gstart = pm_malloc((n + 1) * sizeof *d->gstart);
+	if (!d->order || !d->gstart)
+		return PAIMON_ENOMEM;
+	for (i = 0; i < n; i++)
+		d->order[i] = i;
+	/* insertion sort: stable, and splits are nearly sorted already */
+	for (i = 1; i < n; i++) {
+		size_t v = d->order[i];
+		for (j = i; j > 0 && ent_cmp_ctx_less(&l->items[v], &l->items[d->order[j - 1]]); j--)
+			d->order[j] = d->order[j - 1];
+		d->order[j] = v;
+	}
+	for (i = 0; i < n; i++) {
+		const pm_data_file_meta *f = &l->items[d->order[i]].file;
+		int64_t s = f->has_first_row_id ? f->first_row_id : -1;
+		int64_t e = f->has_first_row_id && f->first_row_id <= INT64_MAX - f->row_count
+				    ? f->first_row_id + f->row_count
+				    : INT64_MAX;
+		if (i == 0 || !f->has_first_row_id || s >= end ||
+		    !l->items[d->order[i - 1]].file.has_first_row_id) {
+			d->gstart[ng++] = i;
+			end = e;
+		} else if (e > end) {
+			end = e;
+		}
+	}
+	d->gstart[ng] = n;
+	d->ngroups = ng;
+	return 0;
+}
+
+static int has_id(const int32_t *ids, size_t n, int32_t id)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static const pm_field *field_by_id(const pm_table_schema *s, int32_t id)
+{
+	size_t i;
+	for (i = 0; i < s->nfields; i++)
+		if (s->fields[i].id == id)
+			return &s->fields[i];
+	return NULL;
+}
+
+/* Adds a column name to source s (once); returns its index. */
+static size_t src_col(de_src *s, const char *name)
+{
+	size_t j;
+	for (j = 0; j < s->ncols; j++)
+		if (!strcmp(s->cols[j], name))
+			return j;
+	s->cols[s->ncols] = name;
+	return s->ncols++;
+}
+
+/* Opens group d->gi (or skips it when the selection misses it: *skip). */
+static int open_group(de_reader *d, int *skip)
+{
+	const pm_read_ctx *c = d->ctx;
+	const pm_split *sp = d->split;
+	size_t a = d->gstart[d->gi], b = d->gstart[d->gi + 1], i, k, nn = 0;
+	const pm_manifest_entry **normal = NULL;
+	int32_t **ids = NULL;
+	size_t *nids = NULL;
+	int *src_of = NULL; /* per normal file: its source index or -1 */
+	int rc = 0, full = 1;
+	int64_t first, rows;
+
+	*skip = 0;
+	normal = pm_calloc(b - a + 1, sizeof *normal);
+	ids = pm_calloc(b - a + 1, sizeof *ids);
+	nids = pm_calloc(b - a + 1, sizeof *nids);
+	src_of = pm_calloc(b - a + 1, sizeof *src_of);
+	d->src = pm_calloc(b - a + 1, sizeof *d->src);
+	if (!normal || !ids || !nids || !src_of || !d->src) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = a; i < b; i++) {
+		const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
+		if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
+			normal[nn++] = e;
+	}
+	if (nn == 0) {
+		rc = pm_err(PAIMON_ECORRUPT, "data-evolution group of '%s' (snapshot %lld) has no normal data file",
+			    sp->entries.items[d->order[a]].file.file_name, (long long)sp->snapshot_id);
+		goto out;
+	}
+	for (i = 1; i < nn; i++) {
+		const pm_data_file_meta *x = &normal[0]->file, *y = &normal[i]->file;
+		if (x->has_first_row_id != y->has_first_row_id || x->first_row_id != y->first_row_id ||
+		    x->row_count != y->row_count) {
+			rc = pm_err(PAIMON_ECORRUPT,
+				    "data-evolution files '%s' (first row id %lld, %lld rows) and '%s' (first row id "
+				    "%lld, %lld rows) overlap but cover different row ranges (snapshot %lld)",
+				    x->file_name, (long long)x->first_row_id, (long long)x->row_count, y->file_name,
+				    (long long)y->first_row_id, (long long)y->row_count, (long long)sp->snapshot_id);
+			goto out;
+		}
+	}
+	/* newest first, stable */
+	for (i = 1; i < nn; i++) {
+		const pm_manifest_entry *v = normal[i];
+		size_t j;
+		for (j = i; j > 0 && normal[j - 1]->file.max_sequence_number < v->file.max_sequence_number; j--)
+			normal[j] = normal[j - 1];
+		normal[j] = v;
+	}
+	d->anchor = normal[0];
+	first = normal[0]->file.has_first_row_id ? normal[0]->file.first_row_id : 0;
+	rows = normal[0]->file.row_count;
+	if (rows <= 0) {
+		*skip = 1;
+		goto out;
+	}
+	if (sp->has_row_ranges) {
+		if (!normal[0]->file.has_first_row_id || first > INT64_MAX - rows) {
+			*skip = 1;
+			goto out;
+		}
+		if ((rc = pm_row_ranges_local(sp->row_ranges, sp->n_row_ranges, first, first + rows - 1, &d->local,
+					      &d->nlocal, &full)) != 0)
+			goto out;
+		if (!full && d->nlocal == 0) {
+			*skip = 1;
+			goto out;
+		}
+	}
+	if (full) {
+		d->remaining = rows;
+	} else {
+		d->remaining = 0;
+		for (i = 0; i < d->nlocal; i++)
+			d->remaining += d->local[2 * i + 1] - d->local[2 * i];
+	}
+	pm_pos_cursor_init(&d->cur, d->local, d->nlocal, rows);
+	for (i = 0; i < nn; i++) {
+		const pm_table_schema *fs;
+		src_of[i] = -1;
+		if ((rc = pm_schema_cache_get(c->schemas, normal[i]->file.schema_id, &fs)) != 0) {
+			pm_err_wrap("data file '%s'", normal[i]->file.file_name);
+			goto out;
+		}
+		if ((rc = pm_file_field_ids(fs, &normal[i]->file, &ids[i], &nids[i])) != 0)
+			goto out;
+	}
+	/* assign the work columns */
+	for (k = 0; k < c->nwork; k++) {
+		int32_t fid = c->schema->fields[c->work[k]].id;
+		size_t w;
+		d->col_src[k] = -1;
+		if (pm_is_row_tracking_field_id(fid)) {
+			/* from the newest file: its physical copy, else derived */
+			if (!has_id(ids[0], nids[0], fid))
+				continue;
+			w = 0;
+		} else {
+			for (w = 0; w < nn; w++)
+				if (has_id(ids[w], nids[w], fid))
+					break;
+			if (w == nn) {
+				/* held by a BLOB / VECTOR companion? */
+				for (i = a; i < b; i++) {
+					const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
+					const pm_table_schema *fs;
+					int32_t *cid = NULL;
+					size_t cn = 0;
+					int held;
+					if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
+						continue;
+					if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0 ||
+					    (rc = pm_file_field_ids(fs, &e->file, &cid, &cn)) != 0)
+						goto out;
+					held = has_id(cid, cn, fid);
+					pm_free(cid);
+					if (held) {
+						rc = pm_err(PAIMON_EUNSUPPORTED,
+							    "column '%s' is stored in %s file '%s': reading BLOB / VECTOR "
+							    "companion files is not supported yet",
+							    c->schema->fields[c->work[k]].name,
+							    pm_file_is_blob(e->file.file_name) ? "BLOB" : "VECTOR",
+							    e->file.file_name);
+						goto out;
+					}
+				}
+				continue; /* no file holds it: nulls */
+			}
+		}
+		if (src_of[w] < 0) {
+			de_src *s = &d->src[d->nsrc];
+			src_of[w] = (int)d->nsrc++;
+			s->e = normal[w];
+			if ((rc = pm_schema_cache_get(c->schemas, normal[w]->file.schema_id, &s->fs)) != 0)
+				goto out;
+			if (!(s->cols = pm_calloc(c->nwork + 1, sizeof *s->cols))) {
+				rc = PAIMON_ENOMEM;
+				goto out;
+			}
+		}
+		d->col_src[k] = src_of[w];
+		{
+			de_src *s = &d->src[src_of[w]];
+			const char *name;
+			if (pm_is_row_tracking_field_id(fid)) {
+				name = fid == PM_ROW_ID_FIELD_ID ? PM_ROW_ID_NAME : PM_SEQUENCE_NUMBER_NAME;
+			} else {
+				const pm_field *f = field_by_id(s->fs, fid);
+				if (!f) {
+					rc = pm_err(PAIMON_ECORRUPT, "data file '%s' lists a column of field id %d its schema %lld lacks",
+						    s->e->file.file_name, (int)fid, (long long)s->fs->id);
+					goto out;
+				}
+				name = f->name;
+			}
+			d->col_child[k] = (int)src_col(s, name);
+		}
+	}
+	/* open the sources */
+	for (i = 0; i < d->nsrc; i++) {
+		de_src *s = &d->src[i];
+		pm_format_read_options o;
+		pm_pq_filter *pf = NULL;
+		int64_t j;
+		size_t q;
+		if (nn == 1 && c->pred && !c->has_row_tracking && (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
+			pm_err_wrap("data file '%s'", s->e->file.file_name);
+			goto out;
+		}
+		memset(&o, 0, sizeof o);
+		o.columns = s->cols;
+		o.n_columns = s->ncols;
+		o.batch_rows = c->batch_rows;
+		if (c->want >= 0 && c->want < o.batch_rows)
+			o.batch_rows = c->want > 0 ? c->want : 1;
+		o.row_ranges = full ? NULL : d->local;
+		o.n_row_ranges = full ? 0 : d->nlocal;
+		o.filter = pf;
+		o.threads = c->threads;
+		rc = pm_read_open_data_file(c, sp, s->e, &o, &s->path, &s->r);
+		pm_pq_filter_free(pf);
+		if (rc)
+			goto out;
+		if ((rc = s->r->schema(s->r, &s->fschema)) != 0)
+			goto out;
+		/* map the names to the children of the file's batches */
+		for (k = 0; k < c->nwork; k++) {
+			if (d->col_src[k] != (int)i)
+				continue;
+			q = (size_t)d->col_child[k];
+			for (j = 0; j < s->fschema.n_children; j++)
+				if (!strcmp(s->fschema.children[j]->name, s->cols[q]))
+					break;
+			if (j == s->fschema.n_children) {
+				rc = pm_err(PAIMON_ECORRUPT, "data file %s has no column '%s' (its _WRITE_COLS / schema %lld list it)",
+					    pm_buf_cstr(&s->path), s->cols[q], (long long)s->fs->id);
+				goto out;
+			}
+			d->col_child[k] = (int)j;
+		}
+	}
+	d->open = 1;
+out:
+	if (ids)
+		for (i = 0; i < b - a; i++)
+			pm_free(ids[i]);
+	pm_free(ids);
+	pm_free(nids);
+	pm_free(normal);
+	pm_free(src_of);
+	if (rc || *skip)
+		close_group(d);
+	return rc;
+}
+
+/* Makes sure source s has unread rows; PAIMON_ECORRUPT when it ends early. */
+static int src_fill(de_reader *d, de_src *s)
+{
+	while (!s->cur.release || s->off >= s->cur.length) {
+		int eof = 0, rc;
+		if (s->cur.release)
+			s->cur.release(&s->cur);
+		memset(&s->cur, 0, sizeof s->cur);
+		s->off = 0;
+		if ((rc = s->r->next(s->r, &s->cur, &eof)) != 0)
+			return pm_err_wrap("reading data file %s", pm_buf_cstr(&s->path));
+		if (eof)
+			return pm_err(PAIMON_ECORRUPT,
+				      "data file %s ended before the other files of its row-id group (%lld rows still "
+				      "expected, snapshot %lld)",
+				      pm_buf_cstr(&s->path), (long long)d->remaining, (long long)d->split->snapshot_id);
+	}
+	return 0;
+}
+
+/* Rows [s->off, s->off + n) of s's batch into *out (moved when whole). */
+static int src_take(de_reader *d, de_src *s, int64_t n, struct ArrowArray *out)
+{
+	int rc;
+	if (s->off == 0 && n == s->cur.length) {
+		*out = s->cur;
+		memset(&s->cur, 0, sizeof s->cur);
+		s->off = 0;
+		return 0;
+	}
+	if ((size_t)s->cur.length > d->sel_cap) {
+		uint8_t *ns = pm_realloc(d->sel, (size_t)s->cur.length);
+		if (!ns)
+			return PAIMON_ENOMEM;
+		d->sel = ns;
+		d->sel_cap = (size_t)s->cur.length;
+	}
+	memset(d->sel, 0, (size_t)s->cur.length);
+	memset(d->sel + s->off, 1, (size_t)n);
+	rc = pm_arrow_filter(&s->fschema, &s->cur, d->sel, out);
+	if (!rc)
+		s->off += n;
+	return rc;
+}
+
+static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
+{
+	de_reader *d = (de_reader *)base;
+	const pm_read_ctx *c = d->ctx;
+	memset(out, 0, sizeof *out);
+	*eof = 0;
+	for (;;) {
+		int64_t n;
+		size_t i, k;
+		int rc, skip = 0;
+		if (!d->open) {
+			if (d->gi >= d->ngroups) {
+				*eof = 1;
+				return 0;
+			}
+			rc = open_group(d, &skip);
+			if (rc)
+				return rc;
+			if (skip) {
+				d->gi++;
+				continue;
+			}
+		}
+		if (d->remaining <= 0) {
+			close_group(d);
+			d->gi++;
+			continue;
+		}
+		n = d->remaining < c->batch_rows ? d->remaining : c->batch_rows;
+		for (i = 0; i < d->nsrc; i++) {
+			de_src *s = &d->src[i];
+			if ((rc = src_fill(d, s)) != 0)
+				return rc;
+			if (s->cur.length - s->off < n)
+				n = s->cur.length - s->off;
+		}
+		for (i = 0; i < d->nsrc; i++)
+			if ((rc = src_take(d, &d->src[i], n, &d->slices[i])) != 0) {
+				while (i-- > 0)
+					d->slices[i].release(&d->slices[i]);
+				return pm_err_wrap("data file %s", pm_buf_cstr(&d->src[i].path));
+			}
+		rc = 0;
+		for (k = 0; k < c->nwork && !rc; k++) {
+			int si = d->col_src[k];
+			int32_t fid = c->schema->fields[c->work[k]].id;
+			struct ArrowArray moved, *mp = NULL;
+			const struct ArrowSchema *ms = NULL;
+			if (si >= 0) {
+				struct ArrowArray *sl = &d->slices[si];
+				int j = d->col_child[k];
+				moved = *sl->children[j];
+				sl->children[j]->release = NULL;
+				mp = &moved;
+				ms = d->src[si].fschema.children[j];
+			}
+			if (pm_is_row_tracking_field_id(fid))
+				rc = pm_rowtrack_column(fid, &d->anchor->file, d->anchor->file.file_name, &d->cur, n,
+							d->anchor->file.max_sequence_number, ms, mp, &d->kids[k]);
+			else if (mp)
+				rc = pm_evolve_cast(c->schema->fields[c->work[k]].name, ms, mp, c->work_schema->children[k],
+						    &d->kids[k]);
+			else
+				rc = pm_evolve_null_array(c->work_schema->children[k], n, &d->kids[k]);
+			if (rc) {
+				while (k-- > 0)
+					d->kids[k].release(&d->kids[k]);
+			}
+		}
+		for (i = 0; i < d->nsrc; i++)
+			d->slices[i].release(&d->slices[i]);
+		if (rc)
+			return pm_err_wrap("data-evolution group of data file %s", d->anchor->file.file_name);
+		/* _ROW_ID not requested: positions still advance */
+		if (!c->has_row_tracking && (rc = pm_pos_cursor_take(&d->cur, n, 0, NULL)) != 0)
+			return rc;
+		d->remaining -= n;
+		return pm_evolve_struct(d->kids, (int64_t)c->nwork, n, out);
+	}
+}
+
+static int de_schema(pm_split_reader *base, struct ArrowSchema *out)
+{
+	const pm_read_ctx *c = ((de_reader *)base)->ctx;
+	return pm_read_fields_schema(c->schema, c->work, c->nwork, out);
+}
+
+static const char *de_source(const pm_split_reader *base)
+{
+	const de_reader *d = (const de_reader *)base;
+	if (d->nsrc)
+		return pm_buf_cstr(&d->src[0].path);
+	return d->anchor ? d->anchor->file.file_name : "";
+}
+
+static void de_close(pm_split_reader *base)
+{
+	de_reader *d = (de_reader *)base;
+	if (!d)
+		return;
+	close_group(d);
+	pm_free(d->order);
+	pm_free(d->gstart);
+	pm_free(d->col_src);
+	pm_free(d->col_child);
+	pm_free(d->kids);
+	pm_free(d->slices);
+	pm_free(d->sel);
+	pm_buf_dispose(&d->names);
+	pm_free(d);
+}
+
+int pm_de_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split_reader **out)
+{
+	de_reader *d;
+	int rc;
+	*out = NULL;
+	if (!(d = pm_calloc(1, sizeof *d)))
+		return PAIMON_ENOMEM;
+	d->ctx = ctx;
+	d->split = split;
+	d->base.next = de_next;
+	d->base.schema = de_schema;
+	d->base.source = de_source;
+	d->base.close = de_close;
+	d->col_src = pm_calloc(ctx->nwork + 1, sizeof *d->col_src);
+	d->col_child = pm_calloc(ctx->nwork + 1, sizeof *d->col_child);
+	d->kids = pm_calloc(ctx->nwork + 1, sizeof *d->kids);
+	d->slices = pm_calloc(split->entries.len + 1, sizeof *d->slices);
+	if (!d->col_src || !d->col_child || !d->kids || !d->slices) {
+		de_close(&d->base);
+		return PAIMON_ENOMEM;
+	}
+	if ((rc = make_groups(d)) != 0) {
+		de_close(&d->base);
+		return rc;
+	}
+	*out = &d->base;
+	return 0;
+}
