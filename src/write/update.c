@@ -234,7 +234,7 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 	if ((rc = plan_groups(u)))
 		goto fail;
 	if ((rc = pm_table_writer_new(io, table_path, s, opts, &u->w)) ||
-	    (rc = pm_table_writer_set_write_cols(u->w, cols)))
+	    (rc = pm_table_writer_set_write_cols_ex(u->w, cols, 0)))
 		goto fail;
 	*out = u;
 	return 0;

@@ -1043,6 +1043,11 @@ void pm_table_writer_file_free(pm_table_writer_file *f)
 
 int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols)
 {
+	return pm_table_writer_set_write_cols_ex(w, cols, 1);
+}
+
+int pm_table_writer_set_write_cols_ex(pm_table_writer *w, const pm_strlist *cols, int routed)
+{
 	size_t i, k, nf = w->schema->nfields;
 	int rc;
 	if (w->rows || w->n_groups)
@@ -1074,11 +1079,11 @@ int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols)
 		w->wcols[i] = (size_t)fi;
 	}
 	w->n_wcols = cols->len;
-	for (k = 0; k < w->pi.n; k++)
+	for (k = 0; routed && k < w->pi.n; k++)
 		if (!w->in_wcols[w->pi.field_index[k]])
 			return pm_err(PAIMON_EINVAL, "with_write_type: partition column '%s' must be written (table '%s')",
 				      w->pi.names[k], w->table_path);
-	for (k = 0; k < w->n_bkey; k++)
+	for (k = 0; routed && k < w->n_bkey; k++)
 		if (!w->in_wcols[w->bkey_index[k]])
 			return pm_err(PAIMON_EINVAL, "with_write_type: bucket-key column '%s' must be written (table '%s')",
 				      w->schema->fields[w->bkey_index[k]].name, w->table_path);

@@ -67,6 +67,10 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
  * order, is a plain write. Before the first write only.
  */
 int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols);
+/* The same; routed = 0 for a writer that only writes pm_table_writer_file
+ * files (their partition is given), so partition and bucket-key columns
+ * need not be written. */
+int pm_table_writer_set_write_cols_ex(pm_table_writer *w, const pm_strlist *cols, int routed);
 
 /*
  * One data file of given rows, never rolled, in (partition, bucket)
