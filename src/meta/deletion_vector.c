@@ -946,7 +946,7 @@ static int check_version(const char *index_file, const uint8_t *p, size_t n)
 int pm_dv_index_read_mem(const char *index_file, const void *file, size_t file_len, const pm_dv_range *r,
 			 pm_dv **out)
 {
-	size_t want;
+	size_t want = 0;
 	int rc;
 	*out = NULL;
 	if ((rc = check_version(index_file, file, file_len)) || (rc = range_check(index_file, file_len, r, &want)))
@@ -973,7 +973,7 @@ int pm_dv_index_read(pm_fileio *io, const char *path, const pm_dv_range *r, pm_d
 {
 	pm_in_file *f = NULL;
 	uint8_t v;
-	size_t want;
+	size_t want = 0;
 	uint8_t *buf = NULL;
 	int rc;
 	*out = NULL;
