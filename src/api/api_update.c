@@ -58,10 +58,13 @@ int paimon_table_update_write_arrow(paimon_table_update *u, struct ArrowArray *b
 	return pm_row_id_update_add(u->u, batch, schema);
 }
 
+static int update_sink(void *ctx, struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	return pm_row_id_update_add(ctx, a, s); /* moves a */
+}
+
 int paimon_table_update_write_arrow_stream(paimon_table_update *u, struct ArrowArrayStream *stream)
 {
-	struct ArrowSchema s;
-	int rc = 0;
 	if (!stream || !stream->release)
 		return pm_err(PAIMON_EINVAL, "paimon_table_update_write_arrow_stream: NULL or released stream");
 	if (!u) {
@@ -69,32 +72,7 @@ int paimon_table_update_write_arrow_stream(paimon_table_update *u, struct ArrowA
 		stream->release = NULL;
 		return pm_err(PAIMON_EINVAL, "paimon_table_update_write_arrow_stream: NULL update");
 	}
-	memset(&s, 0, sizeof s);
-	if (stream->get_schema(stream, &s)) {
-		const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
-		rc = pm_err(PAIMON_EINVAL, "Arrow stream: cannot get the schema%s%s", m ? ": " : "", m ? m : "");
-		stream->release(stream);
-		stream->release = NULL;
-		return rc;
-	}
-	for (;;) {
-		struct ArrowArray a;
-		memset(&a, 0, sizeof a);
-		if (stream->get_next(stream, &a)) {
-			const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
-			rc = pm_err(PAIMON_EIO, "Arrow stream: cannot get the next batch%s%s", m ? ": " : "", m ? m : "");
-			break;
-		}
-		if (!a.release)
-			break;
-		if ((rc = pm_row_id_update_add(u->u, &a, &s)))
-			break;
-	}
-	if (s.release)
-		s.release(&s);
-	stream->release(stream);
-	stream->release = NULL;
-	return rc;
+	return pm_api_drain_stream(stream, update_sink, u->u);
 }
 
 int64_t paimon_table_update_base_snapshot(const paimon_table_update *u)

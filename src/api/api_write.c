@@ -77,17 +77,10 @@ int paimon_table_write_arrow(paimon_table_write *w, const struct ArrowArray *bat
 	return pm_table_writer_write(w->w, batch, schema);
 }
 
-int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStream *stream)
+int pm_api_drain_stream(struct ArrowArrayStream *stream, pm_api_batch_sink sink, void *ctx)
 {
 	struct ArrowSchema s;
 	int rc;
-	if (!stream || !stream->release)
-		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL or released stream");
-	if (!w) {
-		stream->release(stream); /* consumed on every path, see table.h */
-		stream->release = NULL;
-		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL writer");
-	}
 	memset(&s, 0, sizeof s);
 	if (stream->get_schema(stream, &s)) {
 		const char *m = stream->get_last_error ? stream->get_last_error(stream) : NULL;
@@ -108,9 +101,7 @@ int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStre
 			rc = 0;
 			break;
 		}
-		rc = pm_table_writer_write(w->w, &a, &s);
-		a.release(&a);
-		if (rc)
+		if ((rc = sink(ctx, &a, &s)))
 			break;
 	}
 	if (s.release)
@@ -118,6 +109,25 @@ int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStre
 	stream->release(stream);
 	stream->release = NULL;
 	return rc;
+}
+
+static int write_sink(void *ctx, struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	int rc = pm_table_writer_write(ctx, a, s);
+	a->release(a);
+	return rc;
+}
+
+int paimon_table_write_arrow_stream(paimon_table_write *w, struct ArrowArrayStream *stream)
+{
+	if (!stream || !stream->release)
+		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL or released stream");
+	if (!w) {
+		stream->release(stream); /* consumed on every path, see table.h */
+		stream->release = NULL;
+		return pm_err(PAIMON_EINVAL, "paimon_table_write_arrow_stream: NULL writer");
+	}
+	return pm_api_drain_stream(stream, write_sink, w->w);
 }
 
 int paimon_table_write_with_write_type(paimon_table_write *w, const char *const *columns, size_t n)

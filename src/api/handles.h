@@ -79,6 +79,12 @@ struct paimon_commit_message {
 int pm_commit_message_new(paimon_commit_message **out, pm_manifest_entry_list *entries,
 			  pm_index_manifest_entry_list *index, int64_t check_from_snapshot);
 
+/* Feeds every batch of an Arrow C stream to sink (which takes the batch:
+ * it releases it, also on failure) until the end or the first error; the
+ * stream is released on every path. Errors name the stream step. */
+typedef int (*pm_api_batch_sink)(void *ctx, struct ArrowArray *batch, const struct ArrowSchema *schema);
+int pm_api_drain_stream(struct ArrowArrayStream *stream, pm_api_batch_sink sink, void *ctx);
+
 /* Opens a catalog whose FileIO calls user_io with user_ctx (NULL: the
  * default FileIO); paimon_catalog_open and paimon_catalog_open_with_fileio. */
 int pm_catalog_open(paimon_catalog **out, const paimon_options *opts, const paimon_fileio_methods *user_io,

@@ -174,17 +174,6 @@ int pm_commit_message_decode(const void *data, size_t len, pm_manifest_entry_lis
 
 /* ------------------------------------------------------- row tracking */
 
-int pm_is_blob_file(const char *name)
-{
-	size_t n = name ? strlen(name) : 0;
-	return n >= 5 && !strcmp(name + n - 5, ".blob");
-}
-
-int pm_is_vector_file(const char *name)
-{
-	return name && strstr(name, ".vector.") != NULL;
-}
-
 /* Stable regroup of l by partition bytes, partitions in first-appearance order. */
 static int group_by_partition(pm_manifest_entry_list *l)
 {
@@ -265,7 +254,7 @@ int pm_row_tracking_assign(pm_manifest_entry_list *l, int group, int64_t snapsho
 		}
 		if (f->file_source != PM_FILE_SOURCE_APPEND || f->has_first_row_id || has_col(f, "_ROW_ID"))
 			continue;
-		if (pm_is_blob_file(name)) {
+		if (pm_file_is_blob(name)) {
 			const char *field;
 			int64_t s;
 			if (!f->has_write_cols || f->write_cols.len == 0) {
@@ -294,7 +283,7 @@ int pm_row_tracking_assign(pm_manifest_entry_list *l, int group, int64_t snapsho
 				nbs++;
 			}
 			bs[k].start = s + f->row_count;
-		} else if (pm_is_vector_file(name)) {
+		} else if (pm_file_is_vector(name)) {
 			if (vector_start >= start) {
 				rc = pm_err(PAIMON_EINVAL, "commit: vector file '%s' would start at row id %lld, which is "
 					    "not below %lld, the end of the normal files before it: a vector file must "
@@ -1065,7 +1054,7 @@ static rng file_rng(const pm_data_file_meta *f)
 
 static int dedicated(const char *name)
 {
-	return pm_is_blob_file(name) || pm_is_vector_file(name);
+	return pm_file_is_blob(name) || pm_file_is_vector(name);
 }
 
 /* Java SpecialFields.isSystemField. */

@@ -106,9 +106,7 @@ int pm_commit_message_decode_batch(const void *data, size_t len, pm_manifest_ent
  */
 int pm_row_tracking_assign(pm_manifest_entry_list *l, int group_by_partition, int64_t snapshot_id,
 			   int64_t first_row_id_start, int64_t *next_row_id);
-/* File classes of spec ai-format §1.6. */
-int pm_is_blob_file(const char *file_name);
-int pm_is_vector_file(const char *file_name);
+/* File classes of spec ai-format §1.6: pm_file_is_blob / pm_file_is_vector (meta/manifest.h). */
 
 /* ---------------------------------------------------------- committer */
 

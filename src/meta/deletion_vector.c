@@ -1254,7 +1254,7 @@ static int ends_with(const char *s, const char *suf)
 
 int pm_dv_is_normal_file(const char *file_name)
 {
-	return !ends_with(file_name, ".blob") && !ends_with(file_name, ".video") && !strstr(file_name, ".vector.");
+	return !pm_file_is_blob(file_name) && !ends_with(file_name, ".video") && !pm_file_is_vector(file_name);
 }
 
 static int anchor_less(const pm_data_file_meta *a, const pm_data_file_meta *b)

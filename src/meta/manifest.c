@@ -150,6 +150,17 @@ int pm_data_file_meta_copy(pm_data_file_meta *dst, const pm_data_file_meta *src)
 	return 0;
 }
 
+int pm_file_is_blob(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	return n >= 5 && !strcmp(name + n - 5, ".blob");
+}
+
+int pm_file_is_vector(const char *name)
+{
+	return name && strstr(name, ".vector.") != NULL;
+}
+
 void pm_data_file_meta_dispose(pm_data_file_meta *f)
 {
 	pm_free(f->file_name);

@@ -98,6 +98,11 @@ typedef struct pm_data_file_meta {
  * file source APPEND, creation time now). Caller fills name/size/rows/stats. */
 int pm_data_file_meta_init_append(pm_data_file_meta *f);
 int pm_data_file_meta_copy(pm_data_file_meta *dst, const pm_data_file_meta *src);
+/* Companion files of data-evolution tables, by name (spec ai-format §1.6,
+ * as Java classifies them): a BLOB file ends with ".blob", a vector-store
+ * file contains ".vector."; every other data file is a normal file. */
+int pm_file_is_blob(const char *file_name);
+int pm_file_is_vector(const char *file_name);
 void pm_data_file_meta_dispose(pm_data_file_meta *f);
 
 typedef struct pm_manifest_entry {

@@ -174,17 +174,6 @@ int pm_row_ranges_local(const int64_t *r, size_t n, int64_t from, int64_t to, in
 	return 0;
 }
 
-int pm_file_is_blob(const char *n)
-{
-	size_t l = n ? strlen(n) : 0;
-	return l >= 5 && !strcmp(n + l - 5, ".blob");
-}
-
-int pm_file_is_vector(const char *n)
-{
-	return n && strstr(n, ".vector.") != NULL;
-}
-
 int pm_file_field_ids(const pm_table_schema *fs, const pm_data_file_meta *f, int32_t **ids, size_t *n)
 {
 	size_t cnt = f->has_write_cols ? f->write_cols.len : fs->nfields, i, k = 0;

@@ -60,10 +60,7 @@ int pm_row_ranges_overlap(const int64_t *r, size_t n, int64_t from, int64_t to);
 int pm_row_ranges_local(const int64_t *r, size_t n, int64_t from, int64_t to, int64_t **out, size_t *nout,
 			int *full);
 
-/* BLOB / VECTOR companion files of data-evolution tables (by name:
- * ends with ".blob", contains ".vector."). */
-int pm_file_is_blob(const char *file_name);
-int pm_file_is_vector(const char *file_name);
+/* BLOB / VECTOR companion files: pm_file_is_blob / pm_file_is_vector (meta/manifest.h). */
 
 /*
  * The field ids a data file holds (ai-format §3.4 step 5): its

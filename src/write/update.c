@@ -62,12 +62,6 @@ struct pm_row_id_update {
 	int finished, failed;
 };
 
-int pm_file_is_companion(const char *name)
-{
-	size_t n = strlen(name);
-	return (n >= 5 && !strcmp(name + n - 5, ".blob")) || strstr(name, ".vector.") != NULL;
-}
-
 static void noop_release(struct ArrowArray *a)
 {
 	a->release = NULL;
@@ -109,7 +103,7 @@ static int plan_groups(pm_row_id_update *u)
 	for (i = 0; i < plan.n_splits; i++)
 		for (k = 0; k < plan.splits[i]->entries.len; k++) {
 			const pm_manifest_entry *e = &plan.splits[i]->entries.items[k];
-			if (pm_file_is_companion(e->file.file_name))
+			if (pm_file_is_blob(e->file.file_name) || pm_file_is_vector(e->file.file_name))
 				continue;
 			if (!e->file.has_first_row_id) {
 				rc = pm_err(PAIMON_EINVAL, "update: data file %s of table %s has no first row id "

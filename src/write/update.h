@@ -63,8 +63,4 @@ int pm_row_id_update_finish(pm_row_id_update *u, pm_manifest_entry_list *out);
 
 void pm_row_id_update_free(pm_row_id_update *u);
 
-/* Whether a file name is a BLOB (.blob) or vector-store (.vector.)
- * companion rather than a normal data file. */
-int pm_file_is_companion(const char *file_name);
-
 #endif
