@@ -1034,53 +1034,6 @@ int pm_dv_namer_next(pm_dv_namer *nm, pm_buf *out)
 	return 0;
 }
 
-int pm_index_manifest_entry_copy_dv(pm_index_manifest_entry *dst, const pm_index_manifest_entry *src)
-{
-	size_t i;
-	memset(dst, 0, sizeof *dst);
-	dst->kind = src->kind;
-	dst->bucket = src->bucket;
-	dst->file_size = src->file_size;
-	dst->row_count = src->row_count;
-	dst->has_dv_ranges = src->has_dv_ranges;
-	dst->has_global_index = src->has_global_index;
-	dst->global_index = src->global_index;
-	dst->global_index.extra_field_ids = NULL;
-	memset(&dst->global_index.index_meta, 0, sizeof dst->global_index.index_meta);
-	memset(&dst->global_index.source_meta, 0, sizeof dst->global_index.source_meta);
-	if (pm_bytes_set(&dst->partition, src->partition.p, src->partition.n))
-		goto nomem;
-	if ((src->index_type && !(dst->index_type = pm_strdup(src->index_type))) ||
-	    (src->file_name && !(dst->file_name = pm_strdup(src->file_name))) ||
-	    (src->external_path && !(dst->external_path = pm_strdup(src->external_path))))
-		goto nomem;
-	if (src->n_dv_ranges) {
-		if (!(dst->dv_ranges = pm_calloc(src->n_dv_ranges, sizeof *dst->dv_ranges)))
-			goto nomem;
-		for (i = 0; i < src->n_dv_ranges; i++) {
-			dst->dv_ranges[i] = src->dv_ranges[i];
-			dst->dv_ranges[i].data_file = NULL;
-			dst->n_dv_ranges = i + 1;
-			if (src->dv_ranges[i].data_file && !(dst->dv_ranges[i].data_file = pm_strdup(src->dv_ranges[i].data_file)))
-				goto nomem;
-		}
-	}
-	if (src->global_index.n_extra_field_ids) {
-		size_t nb = src->global_index.n_extra_field_ids * sizeof(int32_t);
-		if (!(dst->global_index.extra_field_ids = pm_malloc(nb)))
-			goto nomem;
-		memcpy(dst->global_index.extra_field_ids, src->global_index.extra_field_ids, nb);
-	}
-	if (pm_bytes_set(&dst->global_index.index_meta, src->global_index.index_meta.p, src->global_index.index_meta.n) ||
-	    pm_bytes_set(&dst->global_index.source_meta, src->global_index.source_meta.p, src->global_index.source_meta.n))
-		goto nomem;
-	return 0;
-nomem:
-	pm_index_manifest_entry_dispose(dst);
-	memset(dst, 0, sizeof *dst);
-	return PAIMON_ENOMEM;
-}
-
 /* ================================================== a snapshot's DVs */
 
 static void bucket_dispose(pm_dv_bucket *b)
@@ -1209,7 +1162,7 @@ int pm_dv_snapshot_load(pm_fileio *io, const char *table_path, const char *index
 			rc = PAIMON_ENOMEM;
 			break;
 		}
-		if ((rc = pm_index_manifest_entry_copy_dv(slot, e))) {
+		if ((rc = pm_index_manifest_entry_copy(slot, e))) {
 			b->entries.len--;
 			break;
 		}
@@ -1414,7 +1367,7 @@ int pm_dv_apply_delete(pm_fileio *io, const char *table_path, const void *partit
 			rc = PAIMON_ENOMEM;
 			goto done;
 		}
-		if ((rc = pm_index_manifest_entry_copy_dv(d, &cur->entries.items[i]))) {
+		if ((rc = pm_index_manifest_entry_copy(d, &cur->entries.items[i]))) {
 			out->deletes.len--;
 			goto done;
 		}

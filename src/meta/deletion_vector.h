@@ -204,8 +204,7 @@ typedef struct pm_dv_namer {
 int pm_dv_namer_init(pm_dv_namer *nm);
 int pm_dv_namer_next(pm_dv_namer *nm, pm_buf *out);
 
-/* Deep copy of an index manifest entry (dst zeroed first). */
-int pm_index_manifest_entry_copy_dv(pm_index_manifest_entry *dst, const pm_index_manifest_entry *src);
+/* Deep copies of index manifest entries: pm_index_manifest_entry_copy (meta/manifest.h). */
 
 /* --------------------------------------------------- a snapshot's DVs */
 
