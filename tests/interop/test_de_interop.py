@@ -71,15 +71,8 @@ import table_gen as tg  # noqa: E402
 N_SEEDS = int(os.environ.get("PAIMONC_DE_INTEROP_SEEDS", "30"))
 SEEDS = list(range(N_SEEDS))
 
-# Scenarios with deletion vectors (delete_by_row_id) need paimonc to write
-# and apply DVs, which is not wired yet (issue 11 is open; the DV codec is
-# in src/meta/deletion_vector.c). They are expected failures, strict: they
-# turn into errors as soon as they pass, so the mark must then go.
-_DV_XFAIL = pytest.mark.xfail(strict=True, reason="paimonc does not write or apply deletion vectors yet")
-
-
 def _paimonc_seeds():
-    return [pytest.param(s, marks=_DV_XFAIL) if dg.rand_scenario(s)["dv"] else s for s in SEEDS]
+    return SEEDS
 
 
 @pytest.fixture(scope="module")
