@@ -15,6 +15,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define DB_SUFFIX ".db"
@@ -542,15 +543,28 @@ out:
 
 int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_table **out)
 {
+	static const char sfx[] = "$row_tracking";
 	paimon_table *t;
 	pm_table_schema *s = NULL;
+	char *base = NULL;
+	size_t il = identifier ? strlen(identifier) : 0;
 	int rc;
 	t = pm_calloc(1, sizeof *t);
 	if (!t)
 		return PAIMON_ENOMEM;
-	if ((rc = resolve(c, identifier, &t->database, &t->name, &t->path)) != 0)
-		goto fail;
-	if ((rc = need_table(c, identifier, t->path)) != 0)
+	if (il > sizeof sfx - 1 && !strcmp(identifier + il - (sizeof sfx - 1), sfx)) {
+		/* the system table <table>$row_tracking (Java RowTrackingTable) */
+		if (!(base = pm_strndup(identifier, il - (sizeof sfx - 1)))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		t->row_tracking_view = 1;
+	}
+	rc = resolve(c, base ? base : identifier, &t->database, &t->name, &t->path);
+	if (!rc)
+		rc = need_table(c, base ? base : identifier, t->path);
+	pm_free(base);
+	if (rc)
 		goto fail;
 	if (!(t->identifier = pm_strdup(identifier))) {
 		rc = PAIMON_ENOMEM;
@@ -561,6 +575,15 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 	if ((rc = pm_schema_load_latest(t->io, t->path, &s)) != 0) {
 		pm_err_wrap("table '%s'", identifier);
 		goto fail;
+	}
+	if (t->row_tracking_view) {
+		const char *v = pm_strmap_get(&s->options, "row-tracking.enabled");
+		if (!v || strcasecmp(v, "true")) {
+			rc = pm_err(PAIMON_EINVAL, "table '%s': '%s.%s' has no row tracking ('row-tracking.enabled' is "
+				    "not 'true')", identifier, t->database, t->name);
+			pm_schema_free(s);
+			goto fail;
+		}
 	}
 	if ((rc = pm_schema_handle_new(s, &t->schema)) != 0) {
 		pm_schema_free(s);

@@ -225,6 +225,23 @@ int paimon_read_builder_new(paimon_read_builder **out, paimon_table *t)
 			return rc;
 		}
 	}
+	if (t->row_tracking_view) {
+		/* $row_tracking: every column, then _ROW_ID and _SEQUENCE_NUMBER */
+		const pm_table_schema *s = tschema(t);
+		size_t i;
+		int rc = 0;
+		for (i = 0; i < s->nfields && !rc; i++)
+			rc = pm_strlist_push(&rb->projection, s->fields[i].name);
+		if (!rc)
+			rc = pm_strlist_push(&rb->projection, "_ROW_ID");
+		if (!rc)
+			rc = pm_strlist_push(&rb->projection, "_SEQUENCE_NUMBER");
+		if (rc) {
+			paimon_read_builder_free(rb);
+			return rc;
+		}
+		rb->has_projection = 1;
+	}
 	if (has_time_travel(&tschema(t)->options)) {
 		int rc = rb_resolve_time_travel(rb);
 		if (rc) {

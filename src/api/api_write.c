@@ -58,6 +58,8 @@ int paimon_table_write_new(paimon_table_write **out, paimon_table *t, const paim
 	if (!out || !t)
 		return pm_err(PAIMON_EINVAL, "paimon_table_write_new: NULL argument");
 	*out = NULL;
+	if ((rc = pm_api_refuse_system(t, "write")))
+		return rc;
 	if ((rc = refuse_blob_columns(t)))
 		return rc;
 	if (!(h = pm_calloc(1, sizeof *h)))
@@ -293,6 +295,8 @@ int paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const pa
 	if (!out || !t)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_new: NULL argument");
 	*out = NULL;
+	if ((rc = pm_api_refuse_system(t, "commit")))
+		return rc;
 	if (!(h = pm_calloc(1, sizeof *h)))
 		return PAIMON_ENOMEM;
 	if ((rc = pm_table_committer_new(t->io, t->path, t->schema->schema, opts ? &opts->map : NULL, &h->c))) {

@@ -43,7 +43,18 @@ struct paimon_table {
 	char *identifier;     /* "db.table" */
 	char *path;
 	paimon_schema *schema;
+	/* 1: the read-only system table <table>$row_tracking (reads give the
+	 * columns and _ROW_ID, _SEQUENCE_NUMBER by default). */
+	int row_tracking_view;
 };
+
+/* PAIMON_EINVAL for a write-side call (what) on a read-only system table. */
+static inline int pm_api_refuse_system(const struct paimon_table *t, const char *what)
+{
+	return t->row_tracking_view ? pm_err(PAIMON_EINVAL, "%s: table '%s' is a read-only system table", what,
+					     t->identifier)
+				    : 0;
+}
 
 struct paimon_schema_spec {
 	pm_schema_spec spec;

@@ -299,3 +299,37 @@ def test_errors(de_table, tmp_path):
         plain.new_read_builder().with_projection(["a", "_ROW_ID"])
     with pytest.raises(InvalidArgumentError, match="row-tracking.enabled"):
         plain.new_read_builder().new_scan().with_row_ranges([Range(0, 1)])
+
+
+def test_row_tracking_system_table(tmp_path):
+    """<table>$row_tracking (Java's RowTrackingTable): the columns, then _ROW_ID and
+    _SEQUENCE_NUMBER by default; read-only; refused on tables without row tracking."""
+    import paimonc
+    from paimonc import InvalidArgumentError
+    wh = str(tmp_path / "wh")
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    schema = pa.schema([("id", pa.int64()), ("s", pa.string())])
+    cat.create_table("db.t", paimonc.Schema.from_pyarrow_schema(
+        schema, options={"row-tracking.enabled": "true", "data-evolution.enabled": "true"}), False)
+    cat.create_table("db.plain", paimonc.Schema.from_pyarrow_schema(schema), False)
+    for rows in ([5, 6], [7]):
+        t = cat.get_table("db.t")
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        w.write_arrow(pa.table({"id": rows, "s": [str(r) for r in rows]}))
+        wb.new_commit().commit(w.prepare_commit())
+    rt = cat.get_table("db.t$row_tracking")
+    rb = rt.new_read_builder()
+    got = rb.new_read().to_arrow(rb.new_scan().plan().splits())
+    assert got.column_names == ["id", "s", "_ROW_ID", "_SEQUENCE_NUMBER"]
+    assert sorted(got.to_pylist(), key=lambda r: r["_ROW_ID"]) == [
+        {"id": 5, "s": "5", "_ROW_ID": 0, "_SEQUENCE_NUMBER": 1},
+        {"id": 6, "s": "6", "_ROW_ID": 1, "_SEQUENCE_NUMBER": 1},
+        {"id": 7, "s": "7", "_ROW_ID": 2, "_SEQUENCE_NUMBER": 2}]
+    rb = rt.new_read_builder().with_projection(["_ROW_ID"])
+    assert rb.new_read().to_arrow(rb.new_scan().plan().splits()).column_names == ["_ROW_ID"]
+    with pytest.raises(InvalidArgumentError, match="read-only system table"):
+        rt.new_batch_write_builder().new_write().write_arrow(pa.table({"id": [1], "s": ["x"]}))
+    with pytest.raises(InvalidArgumentError, match="db.plain.*has no row tracking"):
+        cat.get_table("db.plain$row_tracking")

@@ -316,7 +316,9 @@ static void delete_errors(void)
 	CHECK_MSG("db.nodv");
 	CHECK(m == NULL);
 	paimon_table_free(t);
-	t = two_groups(&dir, NULL);
+	t = make_table(dir, "t", DE_DV);
+	append_rows(t, 0, 10);
+	append_rows(t, 10, 10);
 	CHECK_RC(paimon_table_delete_by_row_id(t, bad, 2, NULL, &m), PAIMON_EINVAL);
 	CHECK_MSG("_ROW_ID 20 is not a row of snapshot 2");
 	CHECK_RC(paimon_table_delete_by_row_id(t, neg, 1, NULL, &m), PAIMON_EINVAL);
