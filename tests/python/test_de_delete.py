@@ -243,3 +243,44 @@ def test_pypaimon_update_after_paimonc_delete(tmp_path):
     for rows in (read_paimonc(cat, "db.t", ["tag"]), read_pypaimon(wh, "db.t", ["tag"])):
         assert [r["_ROW_ID"] for r in rows] == [0, 1, 4, 5, 6, 7, 8, 9]
         assert [r["tag"] for r in rows if r["_ROW_ID"] == 4] == [77]
+
+
+def test_races_between_updates_deletes_and_overwrites(tmp_path):
+    """Commits planned on the same snapshot: an update and a delete of the same group both
+    land (different things), two updates of the same column of one group conflict, an
+    update whose group was overwritten is refused; nothing is lost or duplicated."""
+    wh, cat = make(tmp_path, False)
+    t = cat.get_table("db.t")
+    append(t, [{"id": i, "tag": 0} for i in range(10)])
+
+    def upd(t, rid, v):
+        return t.new_batch_write_builder().new_update().with_update_type(["tag"]).update_by_arrow_with_row_id(
+            pa.table({"_ROW_ID": pa.array([rid], pa.int64()), "tag": pa.array([v], pa.int32())}))
+
+    def state():
+        return {r["_ROW_ID"]: r["tag"] for r in read_paimonc(cat, "db.t", ["tag"])}
+
+    t = cat.get_table("db.t")
+    u, d = upd(t, 1, 7), t.new_batch_write_builder().new_update().delete_by_row_id([3])
+    commit(t, d)
+    commit(t, u)                      # the update after the delete lands
+    t = cat.get_table("db.t")
+    d, u = t.new_batch_write_builder().new_update().delete_by_row_id([5]), upd(t, 6, 9)
+    commit(t, u)
+    commit(t, d)                      # the delete after the update lands
+    assert state() == {0: 0, 1: 7, 2: 0, 4: 0, 6: 9, 7: 0, 8: 0, 9: 0}
+    assert state() == {r["_ROW_ID"]: r["tag"] for r in read_pypaimon(wh, "db.t", ["tag"])}
+    t = cat.get_table("db.t")
+    u1, u2 = upd(t, 0, 1), upd(t, 8, 2)
+    commit(t, u1)
+    with pytest.raises(PaimonError, match="conflicts with snapshot .*writes columns this commit writes"):
+        commit(t, u2)
+    t = cat.get_table("db.t")
+    u = upd(t, 0, 5)
+    wb = t.new_batch_write_builder().overwrite()
+    w = wb.new_write()
+    w.write_arrow(pa.Table.from_pylist([{"id": 100, "tag": 100}], schema=SCHEMA))
+    wb.new_commit().commit(w.prepare_commit())
+    with pytest.raises(PaimonError, match="Row ID existence conflict"):
+        commit(t, u)
+    assert state() == {10: 100}
