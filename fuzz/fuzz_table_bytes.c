@@ -3,9 +3,11 @@
  * processes: commit messages, splits and predicates (include/paimonc/table.h
  * *_deserialize). The first input byte picks the decoder.
  *
- * Split seeds cover both byte versions: 1 (append splits, what we still
- * write for them) and 2 (a trailing split kind: data-evolution,
- * primary-key; version 2 append bytes re-serialize as version 1).
+ * Split seeds cover the byte versions: 1 (append splits, what we still
+ * write for them), 2 (a trailing split kind: data-evolution, primary-key;
+ * version 2 append bytes re-serialize as version 1) and 4 (deletion
+ * vectors: the index manifest name, with and without row ranges); a
+ * commit message seed holds the index changes of a delete.
  *
  * Invariant: whatever decodes re-serializes, and the re-serialization
  * decodes and serializes to the same bytes. Errors are fine; crashes,
