@@ -208,6 +208,21 @@ class BatchTableUpdate(TableUpdate):
         matched rows with read_columns and _ROW_ID, returning an array)."""
         return self._update_by_predicate(predicate, assignments, read_columns)
 
+    # upsert / merge_into (paimonc.merge)
+    def upsert_by_arrow_with_key(self, table, upsert_keys):
+        """Upsert rows by one or more key columns (see paimonc.merge)."""
+        from . import merge
+        return merge.upsert_by_arrow_with_key(self, table, upsert_keys)
+
+    def upsert_by_key(self, rows, upsert_keys):
+        from . import merge
+        return merge.upsert_by_key(self, rows, upsert_keys)
+
+    def merge_into(self, source, *, on, when_matched=(), when_not_matched=()):
+        """MERGE INTO this table (see paimonc.merge); returns commit messages."""
+        from . import merge
+        return merge.merge_into(self, source, on=on, when_matched=when_matched, when_not_matched=when_not_matched)
+
 
 class StreamTableUpdate(TableUpdate):
     def update_by_arrow_with_row_id(self, table, commit_identifier=None):
@@ -215,3 +230,17 @@ class StreamTableUpdate(TableUpdate):
 
     def update_by_predicate(self, predicate, assignments, commit_identifier=None, read_columns=None):
         return self._update_by_predicate(predicate, assignments, read_columns)
+
+    # upsert / merge_into (paimonc.merge)
+    def upsert_by_arrow_with_key(self, table, upsert_keys, commit_identifier):
+        from . import merge
+        return merge.upsert_by_arrow_with_key(self, table, upsert_keys, commit_identifier)
+
+    def upsert_by_key(self, rows, upsert_keys, commit_identifier):
+        from . import merge
+        return merge.upsert_by_key(self, rows, upsert_keys, commit_identifier)
+
+    def merge_into(self, source, *, on, when_matched=(), when_not_matched=(), commit_identifier):
+        from . import merge
+        return merge.merge_into(self, source, on=on, when_matched=when_matched, when_not_matched=when_not_matched,
+                                commit_identifier=commit_identifier)
