@@ -115,6 +115,32 @@ PAIMON_EXTERN(int64_t) paimon_table_update_base_snapshot(const paimon_table_upda
 PAIMON_EXTERN(int) paimon_table_update_prepare_commit(paimon_table_update *u, paimon_commit_message **out);
 /** Frees; files written but not returned by prepare_commit are deleted. */
 PAIMON_EXTERN(void) paimon_table_update_free(paimon_table_update *u);
+
+/* ------------------------------------------------- deletes (deletion vectors) */
+
+/**
+ * Deletes rows by _ROW_ID from a data-evolution table with deletion
+ * vectors (row-tracking.enabled, data-evolution.enabled and
+ * deletion-vectors.enabled; pypaimon's new_update().delete_by_row_id),
+ * planned on the latest snapshot: the rows are marked in the deletion
+ * vector of their row-id group; per touched (partition, bucket) one new
+ * DELETION_VECTORS index file replaces the old ones. No data file is
+ * written. Row ids are deduplicated; one that is no row of the snapshot is
+ * PAIMON_EINVAL naming it; rows deleted already are not an error. *out
+ * gets one commit message (empty when nothing changed) to be committed with
+ * paimon_table_commit_apply: an OVERWRITE commit, refused with
+ * PAIMON_ECONFLICT when another commit changed the same deletion vectors
+ * since. opts (may be NULL) override table options
+ * (deletion-vectors.bitmap64).
+ */
+PAIMON_EXTERN(int) paimon_table_delete_by_row_id(paimon_table *t, const int64_t *row_ids, size_t n,
+						 const paimon_options *opts, paimon_commit_message **out);
+/**
+ * Deletes the rows matching pred (NULL: every row) at the latest snapshot,
+ * as paimon_table_delete_by_row_id does (pypaimon's delete_by_predicate).
+ */
+PAIMON_EXTERN(int) paimon_table_delete_by_predicate(paimon_table *t, const paimon_predicate *pred,
+						    const paimon_options *opts, paimon_commit_message **out);
 /**
  * Closes all open data files and returns what was written since the last
  * call as one commit message (possibly empty). The writer stays usable.
@@ -125,6 +151,8 @@ PAIMON_EXTERN(void) paimon_table_write_free(paimon_table_write *w);
 
 /** New data files in the message / rows in them. */
 PAIMON_EXTERN(size_t) paimon_commit_message_file_count(const paimon_commit_message *m);
+/** Index-file changes (ADD and DELETE entries: deletion vectors of a delete). */
+PAIMON_EXTERN(size_t) paimon_commit_message_index_count(const paimon_commit_message *m);
 PAIMON_EXTERN(int64_t) paimon_commit_message_row_count(const paimon_commit_message *m);
 /** Bytes (versioned) for shipping to the committer. *bytes: paimon_free. */
 PAIMON_EXTERN(int) paimon_commit_message_serialize(const paimon_commit_message *m, void **bytes, size_t *len);

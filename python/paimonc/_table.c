@@ -116,6 +116,12 @@ static PyObject *message_file_count(MessageObject *o, PyObject *unused)
 	return PyLong_FromSize_t(paimon_commit_message_file_count(o->m));
 }
 
+static PyObject *message_index_count(MessageObject *o, PyObject *unused)
+{
+	(void)unused;
+	return PyLong_FromSize_t(paimon_commit_message_index_count(o->m));
+}
+
 static PyObject *message_row_count(MessageObject *o, PyObject *unused)
 {
 	(void)unused;
@@ -135,6 +141,7 @@ static PyObject *message_serialize(MessageObject *o, PyObject *unused)
 
 static PyMethodDef message_methods[] = {
 	{"file_count", (PyCFunction)message_file_count, METH_NOARGS, NULL},
+	{"index_count", (PyCFunction)message_index_count, METH_NOARGS, NULL},
 	{"row_count", (PyCFunction)message_row_count, METH_NOARGS, NULL},
 	{"serialize", (PyCFunction)message_serialize, METH_NOARGS, "versioned bytes"},
 	{NULL, NULL, 0, NULL},

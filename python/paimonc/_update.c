@@ -1,6 +1,6 @@
 /*
- * python/paimonc/_update.c - binding of the update-by-row-id part of
- * include/paimonc/table.h. The pypaimon-shaped TableUpdate lives in
+ * python/paimonc/_update.c - binding of the update-by-row-id and delete
+ * parts of include/paimonc/table.h. The pypaimon-shaped TableUpdate lives in
  * paimonc/update.py.
  *
  * Native type (made by table_update_new):
@@ -208,8 +208,95 @@ fail:
 	return NULL;
 }
 
+/* Options dict (or None) -> *out (NULL for None); -1 with an exception. */
+static int options_arg(PyObject *o, paimon_options **out, const char *what)
+{
+	*out = NULL;
+	if (o == Py_None)
+		return 0;
+	if (paimon_options_new(out) != 0) {
+		pm_py_raise_last(-1);
+		return -1;
+	}
+	if (pm_py_options_from_dict(o, *out, what) < 0) {
+		paimon_options_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* table_delete_by_row_id(table, ids: int64 buffer, options|None) -> CommitMessage */
+static PyObject *mod_table_delete_by_row_id(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o;
+	Py_buffer view;
+	paimon_options *opts = NULL;
+	paimon_commit_message *msg = NULL;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "Oy*O:table_delete_by_row_id", &table, &view, &opts_o))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t != NULL && view.len % 8 != 0)
+		PyErr_SetString(PyExc_ValueError, "row ids must be a buffer of int64 values");
+	if (t == NULL || view.len % 8 != 0 || options_arg(opts_o, &opts, "delete options") < 0) {
+		PyBuffer_Release(&view);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	rc = paimon_table_delete_by_row_id(t, (const int64_t *)view.buf, (size_t)view.len / 8, opts, &msg);
+	Py_END_ALLOW_THREADS
+	PyBuffer_Release(&view);
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return pm_py_message_wrap(msg);
+}
+
+/* table_delete_by_predicate(table, predicate_bytes|None, options|None) -> CommitMessage */
+static PyObject *mod_table_delete_by_predicate(PyObject *m, PyObject *args)
+{
+	PyObject *table, *pred_o, *opts_o;
+	paimon_options *opts = NULL;
+	paimon_predicate *pred = NULL;
+	paimon_commit_message *msg = NULL;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OOO:table_delete_by_predicate", &table, &pred_o, &opts_o))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	if (pred_o != Py_None) {
+		Py_buffer view;
+		if (PyObject_GetBuffer(pred_o, &view, PyBUF_SIMPLE) < 0)
+			return NULL;
+		rc = paimon_predicate_deserialize(&pred, view.buf, (size_t)view.len);
+		PyBuffer_Release(&view);
+		if (rc != 0)
+			return pm_py_raise_last(rc);
+	}
+	if (options_arg(opts_o, &opts, "delete options") < 0) {
+		paimon_predicate_free(pred);
+		return NULL;
+	}
+	Py_BEGIN_ALLOW_THREADS
+	rc = paimon_table_delete_by_predicate(t, pred, opts, &msg);
+	Py_END_ALLOW_THREADS
+	paimon_predicate_free(pred);
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return pm_py_message_wrap(msg);
+}
+
 static PyMethodDef update_api_methods[] = {
 	{"table_update_new", mod_table_update_new, METH_VARARGS, "(table, columns, options|None) -> TableUpdate"},
+	{"table_delete_by_row_id", mod_table_delete_by_row_id, METH_VARARGS,
+	 "(table, int64 buffer, options|None) -> CommitMessage"},
+	{"table_delete_by_predicate", mod_table_delete_by_predicate, METH_VARARGS,
+	 "(table, predicate bytes|None, options|None) -> CommitMessage"},
 	{NULL, NULL, 0, NULL},
 };
 

@@ -163,6 +163,37 @@ class TableUpdate:
         finally:
             self.update_cols = saved
 
+    def _delete_by_row_id(self, row_ids):
+        """Deletion-vector delete of the rows named by _ROW_ID (deduplicated;
+        rows deleted already are not an error); returns commit messages."""
+        import array
+        import pyarrow as pa
+        if isinstance(row_ids, (pa.Array, pa.ChunkedArray)):
+            if row_ids.null_count:
+                raise InvalidArgumentError("_ROW_ID value must not be null.")
+            vals = row_ids.cast(pa.int64()).to_pylist()
+        else:
+            vals = list(row_ids)
+            if any(v is None for v in vals):
+                raise InvalidArgumentError("_ROW_ID value must not be null.")
+        try:
+            buf = array.array("q", (int(v) for v in vals))
+        except OverflowError:
+            raise InvalidArgumentError("delete_by_row_id: a _ROW_ID is out of the BIGINT range") from None
+        from .write import CommitMessage
+        m = CommitMessage(_native.table_delete_by_row_id(self.table._t, buf, self._writer_options()))
+        return [] if m.is_empty() else [m]
+
+    def _delete_by_predicate(self, predicate):
+        """Deletion-vector delete of the rows matching predicate (None: all)."""
+        from .predicate import Predicate
+        if predicate is not None and not isinstance(predicate, Predicate):
+            raise TypeError("delete_by_predicate expects a paimonc Predicate, not {!r}".format(type(predicate)))
+        pbytes = predicate._native().serialize() if predicate is not None else None
+        from .write import CommitMessage
+        m = CommitMessage(_native.table_delete_by_predicate(self.table._t, pbytes, self._writer_options()))
+        return [] if m.is_empty() else [m]
+
     @staticmethod
     def _assignment_table(assignments, matched, schema):
         import pyarrow as pa
@@ -208,6 +239,16 @@ class BatchTableUpdate(TableUpdate):
         matched rows with read_columns and _ROW_ID, returning an array)."""
         return self._update_by_predicate(predicate, assignments, read_columns)
 
+    def delete_by_row_id(self, row_ids):
+        """Deletes the rows named by _ROW_ID with deletion vectors (tables
+        with deletion-vectors.enabled); returns the commit messages."""
+        return self._delete_by_row_id(row_ids)
+
+    def delete_by_predicate(self, predicate):
+        """Deletes the rows matching predicate (None: every row) with
+        deletion vectors; returns the commit messages."""
+        return self._delete_by_predicate(predicate)
+
     # upsert / merge_into (paimonc.merge)
     def upsert_by_arrow_with_key(self, table, upsert_keys):
         """Upsert rows by one or more key columns (see paimonc.merge)."""
@@ -230,6 +271,12 @@ class StreamTableUpdate(TableUpdate):
 
     def update_by_predicate(self, predicate, assignments, commit_identifier=None, read_columns=None):
         return self._update_by_predicate(predicate, assignments, read_columns)
+
+    def delete_by_row_id(self, row_ids, commit_identifier=None):
+        return self._delete_by_row_id(row_ids)
+
+    def delete_by_predicate(self, predicate, commit_identifier=None):
+        return self._delete_by_predicate(predicate)
 
     # upsert / merge_into (paimonc.merge)
     def upsert_by_arrow_with_key(self, table, upsert_keys, commit_identifier):

@@ -40,8 +40,12 @@ class CommitMessage:
     def row_count(self):
         return self._m.row_count()
 
+    @property
+    def index_count(self):
+        return self._m.index_count()
+
     def is_empty(self):
-        return self._m.file_count() == 0
+        return self._m.file_count() == 0 and self._m.index_count() == 0
 
     def serialize(self):
         return self._m.serialize()
@@ -54,7 +58,8 @@ class CommitMessage:
         return (CommitMessage.deserialize, (self._m.serialize(),))
 
     def __repr__(self):
-        return "CommitMessage(files={}, rows={})".format(self.file_count, self.row_count)
+        return "CommitMessage(files={}, rows={}, index_changes={})".format(
+            self.file_count, self.row_count, self.index_count)
 
 
 def _native_messages(messages):

@@ -214,6 +214,11 @@ size_t paimon_commit_message_file_count(const paimon_commit_message *m)
 	return m ? m->entries.len : 0;
 }
 
+size_t paimon_commit_message_index_count(const paimon_commit_message *m)
+{
+	return m ? m->index.len : 0;
+}
+
 int64_t paimon_commit_message_row_count(const paimon_commit_message *m)
 {
 	int64_t n = 0;

@@ -79,6 +79,11 @@ struct paimon_commit_message {
 int pm_commit_message_new(paimon_commit_message **out, pm_manifest_entry_list *entries,
 			  pm_index_manifest_entry_list *index, int64_t check_from_snapshot);
 
+/* api_update.c: paimon_table_delete_by_row_id planned on snapshot
+ * snapshot_id (-1: the latest); n = 0 only checks the table. */
+int pm_api_delete_at(paimon_table *t, int64_t snapshot_id, const int64_t *row_ids, size_t n,
+		     const paimon_options *opts, paimon_commit_message **out);
+
 /* Feeds every batch of an Arrow C stream to sink (which takes the batch:
  * it releases it, also on failure) until the end or the first error; the
  * stream is released on every path. Errors name the stream step. */

@@ -13,9 +13,11 @@
 
 #include <string.h>
 
+#include "arrow/arrow_filter.h"
 #include "core/error.h"
 #include "core/mem.h"
 #include "format/format.h"
+#include "meta/deletion_vector.h"
 #include "read/read.h"
 #include "scan/rowid.h"
 
@@ -34,6 +36,9 @@ typedef struct append_reader {
 	int64_t *local;                  /* its row selection ([start, end) positions) or NULL */
 	size_t nlocal;
 	pm_pos_cursor cur;
+	pm_dv *dv;                       /* its deletion vector or NULL */
+	uint8_t *sel;                    /* kept rows of a batch */
+	size_t sel_cap;
 } append_reader;
 
 static void close_file(append_reader *a)
@@ -43,6 +48,8 @@ static void close_file(append_reader *a)
 	pm_free(a->local);
 	a->local = NULL;
 	a->nlocal = 0;
+	pm_dv_free(a->dv);
+	a->dv = NULL;
 	if (a->file_schema.release)
 		a->file_schema.release(&a->file_schema);
 	memset(&a->file_schema, 0, sizeof a->file_schema);
@@ -176,9 +183,15 @@ static int open_next(append_reader *a)
 				if (has_id(ids, nids, fs->fields[k].id))
 					cols[ncols++] = fs->fields[k].name;
 		}
+		if ((rc = pm_read_dv_get(c->dvs, sp, e->file.file_name, &a->dv)) != 0) {
+			pm_free(cols);
+			pm_free(ids);
+			close_file(a);
+			return rc;
+		}
 		/* no pruning filter when positions are needed (row groups skipped
 		 * by statistics would shift them) */
-		if (c->pred && !c->has_row_tracking && (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
+		if (c->pred && !c->has_row_tracking && !a->dv && (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
 			pm_free(cols);
 			pm_free(ids);
 			close_file(a);
@@ -244,9 +257,10 @@ static int ar_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 	memset(out, 0, sizeof *out);
 	*eof = 0;
 	for (;;) {
-		struct ArrowArray b;
+		struct ArrowArray b, whole;
+		pm_pos_cursor start;
 		int feof = 0, rc;
-		int64_t n, k;
+		int64_t n, k, kept;
 
 		if (!a->r) {
 			if ((rc = open_next(a)) != 0)
@@ -267,6 +281,7 @@ static int ar_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 			continue;
 		}
 		n = b.length;
+		start = a->cur;
 		for (k = 0; k < (int64_t)c->nwork; k++) {
 			int j = a->map[k];
 			int32_t fid = c->schema->fields[c->work[k]].id;
@@ -277,7 +292,8 @@ static int ar_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 					b.children[j]->release = NULL;
 					mp = &moved;
 				}
-				rc = pm_rowtrack_column(fid, &a->e->file, pm_buf_cstr(&a->path), &a->cur, n,
+				pm_pos_cursor t = start;
+				rc = pm_rowtrack_column(fid, &a->e->file, pm_buf_cstr(&a->path), &t, n,
 							a->e->file.max_sequence_number,
 							mp ? a->file_schema.children[j] : NULL, mp, &a->kids[k]);
 			} else if (j >= 0 && j < b.n_children) {
@@ -298,7 +314,31 @@ static int ar_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 			}
 		}
 		b.release(&b);
-		return pm_evolve_struct(a->kids, (int64_t)c->nwork, n, out);
+		if (a->dv && (size_t)n > a->sel_cap) {
+			uint8_t *ns = pm_realloc(a->sel, (size_t)n);
+			if (!ns) {
+				for (k = 0; k < (int64_t)c->nwork; k++)
+					a->kids[k].release(&a->kids[k]);
+				return PAIMON_ENOMEM;
+			}
+			a->sel = ns;
+			a->sel_cap = (size_t)n;
+		}
+		if ((rc = pm_read_dv_select(a->dv, &a->cur, n, a->sel, &kept)) != 0) {
+			for (k = 0; k < (int64_t)c->nwork; k++)
+				a->kids[k].release(&a->kids[k]);
+			return pm_err_wrap("data file %s", pm_buf_cstr(&a->path));
+		}
+		if ((rc = pm_evolve_struct(a->kids, (int64_t)c->nwork, n, kept == n ? out : &whole)) != 0 || kept == n)
+			return rc;
+		/* rows deleted by the deletion vector */
+		if (kept == 0) {
+			whole.release(&whole);
+			continue;
+		}
+		rc = pm_arrow_filter(c->work_schema, &whole, a->sel, out);
+		whole.release(&whole);
+		return rc;
 	}
 }
 
@@ -322,6 +362,7 @@ static void ar_close(pm_split_reader *base)
 	pm_buf_dispose(&a->path);
 	pm_free(a->map);
 	pm_free(a->kids);
+	pm_free(a->sel);
 	pm_free(a);
 }
 

@@ -31,6 +31,7 @@
 #include "arrow/arrow_filter.h"
 #include "core/error.h"
 #include "core/mem.h"
+#include "meta/deletion_vector.h"
 #include "read/read.h"
 #include "scan/rowid.h"
 
@@ -60,6 +61,7 @@ typedef struct de_reader {
 	int *col_src;                    /* per work column: source, -1 none */
 	int *col_child;                  /* child of the source batch */
 	const pm_manifest_entry *anchor; /* newest normal file */
+	pm_dv *dv;                       /* the group's deletion vector or NULL */
 	int64_t *local;                  /* selection in group positions or NULL */
 	size_t nlocal;
 	int64_t remaining;               /* rows of the group still to give */
@@ -99,6 +101,8 @@ static void close_group(de_reader *d)
 	d->nlocal = 0;
 	d->open = 0;
 	d->anchor = NULL;
+	pm_dv_free(d->dv);
+	d->dv = NULL;
 }
 
 /* Groups the split's entries by overlapping row-id ranges (stable by
@@ -223,6 +227,24 @@ static int open_group(de_reader *d, int *skip)
 		normal[j] = v;
 	}
 	d->anchor = normal[0];
+	if (c->dvs && sp->index_manifest) {
+		/* the group's DV is keyed by its anchor (pm_dv_anchor: the oldest
+		 * normal file), positions relative to the group's first row id */
+		const pm_data_file_meta **fm = pm_malloc(nn * sizeof *fm);
+		size_t ai;
+		if (!fm) {
+			rc = PAIMON_ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < nn; i++)
+			fm[i] = &normal[i]->file;
+		rc = pm_dv_anchor_ptrs(fm, nn, &ai);
+		if (!rc)
+			rc = pm_read_dv_get(c->dvs, sp, fm[ai]->file_name, &d->dv);
+		pm_free(fm);
+		if (rc)
+			goto out;
+	}
 	first = normal[0]->file.has_first_row_id ? normal[0]->file.first_row_id : 0;
 	rows = normal[0]->file.row_count;
 	if (rows <= 0) {
@@ -338,7 +360,8 @@ static int open_group(de_reader *d, int *skip)
 		pm_pq_filter *pf = NULL;
 		int64_t j;
 		size_t q;
-		if (nn == 1 && c->pred && !c->has_row_tracking && (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
+		if (nn == 1 && c->pred && !c->has_row_tracking && !d->dv &&
+		    (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
 			pm_err_wrap("data file '%s'", s->e->file.file_name);
 			goto out;
 		}
@@ -440,9 +463,11 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 	memset(out, 0, sizeof *out);
 	*eof = 0;
 	for (;;) {
-		int64_t n;
+		int64_t n, kept;
 		size_t i, k;
 		int rc, skip = 0;
+		pm_pos_cursor start;
+		struct ArrowArray whole;
 		if (!d->open) {
 			if (d->gi >= d->ngroups) {
 				*eof = 1;
@@ -476,6 +501,7 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 				return pm_err_wrap("data file %s", pm_buf_cstr(&d->src[i].path));
 			}
 		rc = 0;
+		start = d->cur;
 		for (k = 0; k < c->nwork && !rc; k++) {
 			int si = d->col_src[k];
 			int32_t fid = c->schema->fields[c->work[k]].id;
@@ -489,10 +515,11 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 				mp = &moved;
 				ms = d->src[si].fschema.children[j];
 			}
-			if (pm_is_row_tracking_field_id(fid))
-				rc = pm_rowtrack_column(fid, &d->anchor->file, d->anchor->file.file_name, &d->cur, n,
+			if (pm_is_row_tracking_field_id(fid)) {
+				pm_pos_cursor t = start;
+				rc = pm_rowtrack_column(fid, &d->anchor->file, d->anchor->file.file_name, &t, n,
 							d->anchor->file.max_sequence_number, ms, mp, &d->kids[k]);
-			else if (mp)
+			} else if (mp)
 				rc = pm_evolve_cast(c->schema->fields[c->work[k]].name, ms, mp, c->work_schema->children[k],
 						    &d->kids[k]);
 			else
@@ -506,11 +533,31 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 			d->slices[i].release(&d->slices[i]);
 		if (rc)
 			return pm_err_wrap("data-evolution group of data file %s", d->anchor->file.file_name);
-		/* _ROW_ID not requested: positions still advance */
-		if (!c->has_row_tracking && (rc = pm_pos_cursor_take(&d->cur, n, 0, NULL)) != 0)
+		if (d->dv && (size_t)n > d->sel_cap) {
+			uint8_t *ns = pm_realloc(d->sel, (size_t)n);
+			if (!ns)
+				rc = PAIMON_ENOMEM;
+			else {
+				d->sel = ns;
+				d->sel_cap = (size_t)n;
+			}
+		}
+		/* positions advance once per batch; deleted rows are cleared */
+		if (rc || (rc = pm_read_dv_select(d->dv, &d->cur, n, d->sel, &kept)) != 0) {
+			for (k = 0; k < c->nwork; k++)
+				d->kids[k].release(&d->kids[k]);
 			return rc;
+		}
 		d->remaining -= n;
-		return pm_evolve_struct(d->kids, (int64_t)c->nwork, n, out);
+		if ((rc = pm_evolve_struct(d->kids, (int64_t)c->nwork, n, kept == n ? out : &whole)) != 0 || kept == n)
+			return rc;
+		if (kept == 0) {
+			whole.release(&whole);
+			continue;
+		}
+		rc = pm_arrow_filter(c->work_schema, &whole, d->sel, out);
+		whole.release(&whole);
+		return rc;
 	}
 }
 

@@ -154,6 +154,7 @@ typedef struct rd_state {
 	uint8_t *sel;
 	size_t sel_cap;
 	struct ArrowArray *kids;
+	pm_read_dvs dvs;                 /* deletion vectors of the splits */
 	int done;
 } rd_state;
 
@@ -187,6 +188,7 @@ static void rd_free(void *vst)
 		st->out_schema.release(&st->out_schema);
 	pm_free(st->sel);
 	pm_free(st->kids);
+	pm_read_dvs_dispose(&st->dvs);
 	pm_free(st);
 }
 
@@ -408,6 +410,9 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 	st->ctx.batch_rows = st->batch_rows;
 	st->ctx.threads = st->threads;
 	st->ctx.want = -1;
+	st->dvs.io = st->io;
+	st->dvs.table_path = st->table_path;
+	st->ctx.dvs = spec->ignore_deletion_vectors ? NULL : &st->dvs;
 	for (i = 0; i < st->nwork; i++)
 		if (pm_is_row_tracking_field_id(st->schema->fields[st->work[i]].id))
 			st->ctx.has_row_tracking = 1;

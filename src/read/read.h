@@ -31,6 +31,9 @@ typedef struct pm_read_spec {
 	int64_t limit;                   /* < 0: none */
 	int64_t batch_rows;              /* <= 0: 65536 */
 	const pm_strmap *options;        /* may be NULL (data-file.path-directory, partition.*) */
+	/* 1: rows deleted by deletion vectors are read too (the updater reads
+	 * every position of a group); 0 (default): they are dropped. */
+	int ignore_deletion_vectors;
 } pm_read_spec;
 
 /* Validates the projection against the schema; *idx (pm_free) gets the

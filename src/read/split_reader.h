@@ -29,11 +29,15 @@
  * in order, and no pruning filter is pushed into a file whose positions
  * are needed.
  *
- * Deletion vectors (not implemented; hook): a reader of a file or a
- * data-evolution group would get its deleted positions from an optional
- * selector (pm_read_ctx.deleted, see below) and drop those rows after the
- * columns are assembled and before the batch is returned; the position
- * cursor (pm_pos_cursor) already knows the position of every row.
+ * Deletion vectors (read_dv.c): when the split names an index manifest
+ * (pm_split.index_manifest) and the read applies them (pm_read_ctx.dvs),
+ * the DV of a file (append splits: keyed by the file name, positions in
+ * the file) or of a data-evolution group (keyed by its anchor file,
+ * pm_dv_anchor: positions relative to the group's first row id) drops its
+ * deleted rows after the columns are assembled, before the batch is
+ * returned. Positions come from the position cursor, which each reader
+ * advances once per batch (pm_read_dv_select); no pruning filter is pushed
+ * into a file that has a DV (skipped row groups would shift positions).
  *  - PM_SPLIT_PRIMARY_KEY (not implemented: PAIMON_EUNSUPPORTED): the LSM
  *    merge reader, sorted runs merged by key with the merge engine.
  *
@@ -80,15 +84,9 @@ typedef struct pm_read_ctx {
 	int64_t want;
 	/* 1 when a work column is _ROW_ID or _SEQUENCE_NUMBER. */
 	int has_row_tracking;
-	/*
-	 * Deletion-vector hook (not implemented yet, always NULL): when set,
-	 * deleted(ctx, split, group_first_entry, &positions, &n) gives the
-	 * sorted deleted file positions of the group (data-evolution) or file
-	 * (append) whose first entry is given; readers are to drop them.
-	 */
-	int (*deleted)(void *dctx, const pm_split *split, const pm_manifest_entry *anchor, const int64_t **pos,
-		       size_t *n);
-	void *deleted_ctx;
+	/* Deletion vectors of the read's splits (NULL: not applied, e.g. the
+	 * updater reading current values). */
+	struct pm_read_dvs *dvs;
 } pm_read_ctx;
 
 /* Position cursor over a file reader's row selection: ranges [start, end)
@@ -115,6 +113,35 @@ int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out);
 int pm_rowtrack_column(int32_t field_id, const pm_data_file_meta *f, const char *path, pm_pos_cursor *cur,
 		       int64_t n, int64_t seq, const struct ArrowSchema *phys_schema, struct ArrowArray *phys,
 		       struct ArrowArray *out);
+
+/* ------------------------------------------- deletion vectors (read_dv.c) */
+
+struct pm_dv;
+
+/* The index manifest last loaded (a read usually has one snapshot). */
+typedef struct pm_read_dvs {
+	pm_fileio *io;                   /* borrowed */
+	const char *table_path;          /* borrowed */
+	char *index_manifest;            /* name of the loaded one, NULL: none yet */
+	void *snap;                      /* pm_dv_snapshot of it */
+} pm_read_dvs;
+
+/*
+ * The DV of data file key_file (an append split's file, or a data-evolution
+ * group's anchor) of split sp: *out owned by the caller (pm_dv_free), NULL
+ * when it has none (or sp names no index manifest, or d is NULL). Errors
+ * name the index file and the data file.
+ */
+int pm_read_dv_get(pm_read_dvs *d, const pm_split *sp, const char *key_file, struct pm_dv **out);
+void pm_read_dvs_dispose(pm_read_dvs *d);
+
+/*
+ * Advances cursor c past the next n rows of a batch. With a DV (may be
+ * NULL), sel[0..n) gets 1 for each row kept, 0 for each deleted one, and
+ * *kept their count (without one, sel is untouched and *kept = n).
+ * PAIMON_ECORRUPT past the selection.
+ */
+int pm_read_dv_select(const struct pm_dv *dv, pm_pos_cursor *c, int64_t n, uint8_t *sel, int64_t *kept);
 
 typedef struct pm_split_reader pm_split_reader;
 

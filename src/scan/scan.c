@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/mem.h"
+#include "meta/deletion_vector.h"
 #include "scan/rowid.h"
 #include "table/partition.h"
 #include "table/stats.h"
@@ -45,6 +46,7 @@ void pm_split_free(pm_split *s)
 	pm_bytes_dispose(&s->partition);
 	pm_manifest_entry_list_dispose(&s->entries);
 	pm_free(s->row_ranges);
+	pm_free(s->index_manifest);
 	pm_free(s);
 }
 
@@ -71,6 +73,10 @@ int pm_split_copy(const pm_split *src, pm_split **out)
 		if (src->n_row_ranges)
 			memcpy(s->row_ranges, src->row_ranges, 2 * src->n_row_ranges * sizeof *s->row_ranges);
 		s->n_row_ranges = src->n_row_ranges;
+	}
+	if (src->index_manifest && !(s->index_manifest = pm_strdup(src->index_manifest))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
 	}
 	for (i = 0; i < src->entries.len; i++)
 		if ((rc = pm_manifest_entry_list_append_copy(&s->entries, &src->entries.items[i])) != 0)
@@ -126,7 +132,11 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 		return pm_err(PAIMON_EINVAL, "split with %zu row ranges cannot be serialized (expected 1 to %zu)",
 			      s->n_row_ranges, PM_SPLIT_MAX_ROW_RANGES);
 	}
-	ver = s->has_row_ranges ? 3 : s->kind == PM_SPLIT_APPEND ? 1 : 2;
+	if (s->index_manifest && strlen(s->index_manifest) > PM_SPLIT_MAX_NAME) {
+		pm_buf_dispose(&ent);
+		return pm_err(PAIMON_EINVAL, "split index manifest name too long");
+	}
+	ver = s->index_manifest ? 4 : s->has_row_ranges ? 3 : s->kind == PM_SPLIT_APPEND ? 1 : 2;
 	memcpy(hdr, PM_SPLIT_MAGIC, 4);
 	put_u32(hdr + 4, ver);
 	put_u64(hdr + 8, (uint64_t)s->snapshot_id);
@@ -143,14 +153,20 @@ int pm_split_serialize(const pm_split *s, pm_buf *out)
 			rc = pm_buf_append(out, l, 4);
 		}
 		if (!rc && ver >= 3) {
-			size_t i;
-			put_u32(l, (uint32_t)s->n_row_ranges);
+			size_t i, nr = s->has_row_ranges ? s->n_row_ranges : 0;
+			put_u32(l, (uint32_t)nr);
 			rc = pm_buf_append(out, l, 4);
-			for (i = 0; !rc && i < 2 * s->n_row_ranges; i++) {
+			for (i = 0; !rc && i < 2 * nr; i++) {
 				uint8_t q[8];
 				put_u64(q, (uint64_t)s->row_ranges[i]);
 				rc = pm_buf_append(out, q, 8);
 			}
+		}
+		if (!rc && ver >= 4) {
+			size_t nl = strlen(s->index_manifest);
+			put_u32(l, (uint32_t)nl);
+			if ((rc = pm_buf_append(out, l, 4)) == 0)
+				rc = pm_buf_append(out, s->index_manifest, nl);
 		}
 	}
 	pm_buf_dispose(&ent);
@@ -161,7 +177,7 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 {
 	const uint8_t *p = data;
 	pm_split *s;
-	size_t plen, elen, end, i, nr = 0;
+	size_t plen, elen, end, i, nr = 0, nl = 0, name_at = 0;
 	uint32_t ver, kind = PM_SPLIT_APPEND;
 	int rc;
 	*out = NULL;
@@ -193,9 +209,20 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 			return pm_err(PAIMON_ECORRUPT, "split bytes: the row range count is missing");
 		nr = get_u32(p + end);
 		end += 4;
-		if (nr == 0 || nr > PM_SPLIT_MAX_ROW_RANGES || (len - end) / 16 != nr || (len - end) % 16)
+		if (ver == 3 && (nr == 0 || nr > PM_SPLIT_MAX_ROW_RANGES || (len - end) / 16 != nr || (len - end) % 16))
 			return pm_err(PAIMON_ECORRUPT, "split bytes: %zu row ranges do not match the data (%zu bytes)", nr,
 				      len - end);
+		if (ver >= 4) {
+			if (nr > PM_SPLIT_MAX_ROW_RANGES || (len - end) / 16 < nr || len - end - 16 * nr < 4)
+				return pm_err(PAIMON_ECORRUPT, "split bytes: %zu row ranges do not match the data (%zu bytes)",
+					      nr, len - end);
+			name_at = end + 16 * nr;
+			nl = get_u32(p + name_at);
+			name_at += 4;
+			if (nl == 0 || nl > PM_SPLIT_MAX_NAME || nl != len - name_at || memchr(p + name_at, 0, nl))
+				return pm_err(PAIMON_ECORRUPT, "split bytes: index manifest name of %zu bytes does not match "
+					      "the data (%zu bytes)", nl, len - name_at);
+		}
 	} else if (end != len) {
 		return pm_err(PAIMON_ECORRUPT, "split bytes: entries length %zu does not match the data (%zu)", elen,
 			      len - (end - elen));
@@ -206,7 +233,11 @@ int pm_split_deserialize(const void *data, size_t len, pm_split **out)
 	s->kind = (int)kind;
 	s->snapshot_id = (int64_t)get_u64(p + 8);
 	s->bucket = (int32_t)get_u32(p + 16);
-	if (ver >= 3) {
+	if (nl && !(s->index_manifest = pm_strndup((const char *)p + name_at, nl))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	if (ver >= 3 && nr > 0) {
 		s->has_row_ranges = 1;
 		if (!(s->row_ranges = pm_malloc(2 * nr * sizeof *s->row_ranges))) {
 			rc = PAIMON_ENOMEM;
@@ -871,7 +902,7 @@ static int group_units(const pm_manifest_entry_list *live, const group *g, size_
  * whatever the projection; Java would take the newest file left after
  * pruning). */
 static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const size_t *order, size_t a, size_t b,
-			 const pm_scan_extra *x, pm_schema_cache *schemas, uint8_t *keep)
+			 const pm_scan_extra *x, pm_schema_cache *schemas, int dv, uint8_t *keep)
 {
 	size_t k, i, j, nkept = 0;
 	for (k = a; k < b; k++) {
@@ -912,6 +943,33 @@ static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const siz
 			}
 			break;
 		}
+	/* with deletion vectors the group's DV is keyed by its anchor file:
+	 * keep it (it is not opened unless it gives a column) */
+	if (dv) {
+		const pm_data_file_meta **fs = pm_malloc((b - a) * sizeof *fs);
+		size_t *at = pm_malloc((b - a) * sizeof *at), nf = 0, ai;
+		int rc = 0;
+		if (!fs || !at) {
+			pm_free(fs);
+			pm_free(at);
+			return PAIMON_ENOMEM;
+		}
+		for (k = a; k < b; k++) {
+			const pm_data_file_meta *f = &live->items[g->idx[order ? order[k] : k]].file;
+			if (pm_file_is_blob(f->file_name) || pm_file_is_vector(f->file_name))
+				continue;
+			at[nf] = k;
+			fs[nf++] = f;
+		}
+		if (nf && (rc = pm_dv_anchor_ptrs(fs, nf, &ai)) == 0 && !keep[at[ai] - a]) {
+			keep[at[ai] - a] = 1;
+			nkept++;
+		}
+		pm_free(fs);
+		pm_free(at);
+		if (rc)
+			return rc;
+	}
 	if (!nkept)
 		keep[0] = 1;
 	return 0;
@@ -944,7 +1002,7 @@ static int split_ranges(pm_split *s, const pm_scan_extra *x)
 }
 
 static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
-		       int data_evolution, const pm_scan_extra *x, pm_schema_cache *schemas, pm_scan_plan *p)
+		       int data_evolution, int dv, const pm_scan_extra *x, pm_schema_cache *schemas, pm_scan_plan *p)
 {
 	uint8_t *keep = NULL;
 	group *groups = NULL;
@@ -1041,7 +1099,7 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 						goto out;
 					}
 					keep = nk;
-					if ((rc = de_prune_unit(live, g, order, a, b, x, schemas, keep)) != 0) {
+					if ((rc = de_prune_unit(live, g, order, a, b, x, schemas, dv, keep)) != 0) {
 						pm_split_free(s);
 						goto out;
 					}
@@ -1099,13 +1157,19 @@ out:
 
 /* ------------------------------------------------------------------ plan */
 
+/* A boolean option: from the read options, else the table's. */
+static int option_true(const pm_table_schema *schema, const pm_strmap *opts, const char *key)
+{
+	const char *v = opt(opts, key);
+	if (!v)
+		v = pm_strmap_get(&schema->options, key);
+	return v && !strcasecmp(v, "true");
+}
+
 /* data-evolution.enabled: from the read options, else the table's. */
 static int data_evolution_enabled(const pm_table_schema *schema, const pm_strmap *opts)
 {
-	const char *v = opt(opts, "data-evolution.enabled");
-	if (!v)
-		v = pm_strmap_get(&schema->options, "data-evolution.enabled");
-	return v && !strcasecmp(v, "true");
+	return option_true(schema, opts, "data-evolution.enabled");
 }
 
 void pm_scan_plan_dispose(pm_scan_plan *p)
@@ -1138,7 +1202,7 @@ int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_sc
 	pm_manifest_entry_list live = {0};
 	int64_t target, open_cost;
 	size_t i;
-	int rc, own_cache = 0;
+	int rc, own_cache = 0, dv;
 
 	memset(out, 0, sizeof *out);
 	out->snapshot_id = -1;
@@ -1198,9 +1262,15 @@ int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_sc
 			out->files_selected++;
 	if (!pred && !(x && x->has_row_ranges))
 		out->files_total = out->files_selected;
-	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts), x,
+	dv = option_true(schema, opts, "deletion-vectors.enabled") && out->snapshot->index_manifest;
+	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts), dv, x,
 			      schemas, out)) != 0)
 		goto fail;
+	for (i = 0; dv && i < out->n_splits; i++)
+		if (!(out->splits[i]->index_manifest = pm_strdup(out->snapshot->index_manifest))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
 	out->files_selected = 0; /* after the data-evolution pruning by read type */
 	for (i = 0; i < out->n_splits; i++)
 		out->files_selected += (int64_t)out->splits[i]->entries.len;

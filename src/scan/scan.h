@@ -35,8 +35,11 @@
 /* Newest split byte version read and written; version 1 (no kind, always
  * PM_SPLIT_APPEND) is still read, and still written for append splits;
  * version 2 (a kind) for other splits; version 3 (kind + row ranges) only
- * for splits with row ranges. */
-#define PM_SPLIT_VERSION 3
+ * for splits with row ranges; version 4 (kind, row ranges or none, the
+ * deletion-vector index manifest) only for splits with deletion vectors. */
+#define PM_SPLIT_VERSION 4
+/* Longest index manifest name a split's bytes may carry. */
+#define PM_SPLIT_MAX_NAME 4096
 /* Most row ranges a split's bytes may carry (a guard for decoding). */
 #define PM_SPLIT_MAX_ROW_RANGES ((size_t)1 << 26)
 #define PM_SPLIT_DEFAULT_TARGET_SIZE ((int64_t)128 << 20)
@@ -81,6 +84,11 @@ typedef struct pm_split {
 	int has_row_ranges;
 	int64_t *row_ranges;             /* 2 * n_row_ranges values, owned */
 	size_t n_row_ranges;
+	/* Deletion vectors (deletion-vectors.enabled): the snapshot's index
+	 * manifest file name, whose DELETION_VECTORS entries of this
+	 * (partition, bucket) give the deleted rows; NULL: nothing deleted.
+	 * Owned. */
+	char *index_manifest;
 } pm_split;
 
 void pm_split_free(pm_split *s);
@@ -90,9 +98,11 @@ int pm_split_copy(const pm_split *src, pm_split **out);
  * u32 partition length + bytes, u32 entries length + the
  * pm_manifest_entries_encode form, then from version 2 a u32 kind, then in
  * version 3 a u32 range count n >= 1 and n (i64 from, i64 to) pairs (all
- * little-endian). Splits with row ranges are written as version 3, other
- * append splits as version 1 (the bytes of older releases), other kinds as
- * version 2. Deserializing validates every length, the kind, the ranges
+ * little-endian); version 4 has after the kind a u32 range count n >= 0
+ * (0: every row), n pairs, then a u32 name length and the index manifest
+ * name. Splits with an index manifest are written as version 4, other
+ * splits with row ranges as version 3, other append splits as version 1
+ * (the bytes of older releases), other kinds as version 2. Deserializing validates every length, the kind, the ranges
  * (sorted, disjoint, 0 <= from <= to) and that each entry belongs to the
  * split's partition and bucket (PAIMON_ECORRUPT otherwise).
  */

@@ -13,6 +13,7 @@
  */
 #include "write/update.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,30 +85,83 @@ static int cmp_entry_range(const void *a, const void *b)
 	return x->file.row_count < y->file.row_count ? -1 : x->file.row_count > y->file.row_count;
 }
 
-/* Groups of the latest snapshot: normal files merged by overlapping
- * row-id range (all normal files of a group must have the same range). */
-static int plan_groups(pm_row_id_update *u)
+void pm_rowid_groups_dispose(pm_rowid_groups *g)
+{
+	size_t i;
+	if (!g)
+		return;
+	for (i = 0; i < g->len; i++)
+		pm_manifest_entry_list_dispose(&g->items[i].files);
+	pm_free(g->items);
+	pm_free(g->index_manifest);
+	memset(g, 0, sizeof *g);
+	g->snapshot_id = -1;
+}
+
+long pm_rowid_groups_find(const pm_rowid_groups *g, int64_t rid)
+{
+	size_t lo = 0, hi = g->len;
+	if (!hi || rid < g->items[0].start)
+		return -1;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g->items[mid].start <= rid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return rid < g->items[lo].start + g->items[lo].count ? (long)lo : -1;
+}
+
+int pm_rowid_groups_plan(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+			 int64_t snapshot_id, const char *what, pm_rowid_groups *out)
 {
 	pm_scan_plan plan;
 	pm_schema_cache sc;
+	pm_strmap opts = {0};
+	char sid[32];
 	const pm_manifest_entry **all = NULL;
 	size_t n = 0, cap = 0, i, k;
 	int rc;
+	memset(out, 0, sizeof *out);
+	out->snapshot_id = -1;
 	memset(&plan, 0, sizeof plan);
-	if ((rc = pm_schema_cache_init(&sc, u->io, u->table_path, u->schema)))
+	if ((rc = pm_strmap_copy(&opts, &schema->options)))
 		return rc;
-	rc = pm_scan_plan_run(u->io, u->table_path, u->schema, &u->schema->options, NULL, &sc, &plan);
+	if (snapshot_id >= 0) {
+		/* exactly that snapshot, whatever time travel the options name */
+		static const char *const tt[] = {"scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
+						 "scan.mode", "scan.version"};
+		size_t t;
+		for (t = 0; t < sizeof tt / sizeof *tt; t++)
+			pm_strmap_remove(&opts, tt[t]);
+		snprintf(sid, sizeof sid, "%lld", (long long)snapshot_id);
+		if ((rc = pm_strmap_set(&opts, "scan.snapshot-id", sid))) {
+			pm_strmap_dispose(&opts);
+			return rc;
+		}
+	}
+	if ((rc = pm_schema_cache_init(&sc, io, table_path, schema))) {
+		pm_strmap_dispose(&opts);
+		return rc;
+	}
+	rc = pm_scan_plan_run(io, table_path, schema, &opts, NULL, &sc, &plan);
 	if (rc)
 		goto done;
-	u->snapshot_id = plan.snapshot_id;
+	out->snapshot_id = plan.snapshot_id;
+	if (plan.snapshot && plan.snapshot->index_manifest &&
+	    !(out->index_manifest = pm_strdup(plan.snapshot->index_manifest))) {
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
 	for (i = 0; i < plan.n_splits; i++)
 		for (k = 0; k < plan.splits[i]->entries.len; k++) {
 			const pm_manifest_entry *e = &plan.splits[i]->entries.items[k];
 			if (pm_file_is_blob(e->file.file_name) || pm_file_is_vector(e->file.file_name))
 				continue;
 			if (!e->file.has_first_row_id) {
-				rc = pm_err(PAIMON_EINVAL, "update: data file %s of table %s has no first row id "
-					    "(written before row tracking?)", e->file.file_name, u->table_path);
+				rc = pm_err(PAIMON_EINVAL, "%s: data file %s of table %s has no first row id "
+					    "(written before row tracking?)", what, e->file.file_name, table_path);
 				goto done;
 			}
 			if (n == cap) {
@@ -124,19 +178,19 @@ static int plan_groups(pm_row_id_update *u)
 		}
 	if (n)
 		qsort(all, n, sizeof *all, cmp_entry_range);
-	if (!(u->groups = pm_calloc(n ? n : 1, sizeof *u->groups))) {
+	if (!(out->items = pm_calloc(n ? n : 1, sizeof *out->items))) {
 		rc = PAIMON_ENOMEM;
 		goto done;
 	}
 	for (i = 0; i < n; i++) {
 		const pm_manifest_entry *e = all[i];
-		ugroup *g = u->n_groups ? &u->groups[u->n_groups - 1] : NULL;
+		pm_rowid_group *g = out->len ? &out->items[out->len - 1] : NULL;
 		if (g && e->file.first_row_id < g->start + g->count) {
 			if (e->file.first_row_id != g->start || e->file.row_count != g->count) {
 				rc = pm_err(PAIMON_ECORRUPT,
-					    "update: data files %s and %s of table %s overlap but cover different "
-					    "row-id ranges ([%lld, +%lld) and [%lld, +%lld))",
-					    g->files.items[0].file.file_name, e->file.file_name, u->table_path,
+					    "%s: data files %s and %s of table %s overlap but cover different "
+					    "row-id ranges ([%lld, +%lld) and [%lld, +%lld))", what,
+					    g->files.items[0].file.file_name, e->file.file_name, table_path,
 					    (long long)g->start, (long long)g->count, (long long)e->file.first_row_id,
 					    (long long)e->file.row_count);
 				goto done;
@@ -144,7 +198,7 @@ static int plan_groups(pm_row_id_update *u)
 		} else {
 			if (e->file.row_count <= 0)
 				continue;
-			g = &u->groups[u->n_groups++];
+			g = &out->items[out->len++];
 			g->start = e->file.first_row_id;
 			g->count = e->file.row_count;
 		}
@@ -155,7 +209,34 @@ done:
 	pm_free(all);
 	pm_scan_plan_dispose(&plan);
 	pm_schema_cache_dispose(&sc);
+	pm_strmap_dispose(&opts);
+	if (rc)
+		pm_rowid_groups_dispose(out);
 	return rc;
+}
+
+/* The updater's groups: the planned ones, files moved. */
+static int plan_groups(pm_row_id_update *u)
+{
+	pm_rowid_groups g;
+	size_t i;
+	int rc = pm_rowid_groups_plan(u->io, u->table_path, u->schema, -1, "update", &g);
+	if (rc)
+		return rc;
+	u->snapshot_id = g.snapshot_id;
+	if (!(u->groups = pm_calloc(g.len ? g.len : 1, sizeof *u->groups))) {
+		pm_rowid_groups_dispose(&g);
+		return PAIMON_ENOMEM;
+	}
+	for (i = 0; i < g.len; i++) {
+		u->groups[i].start = g.items[i].start;
+		u->groups[i].count = g.items[i].count;
+		u->groups[i].files = g.items[i].files;
+		memset(&g.items[i].files, 0, sizeof g.items[i].files);
+	}
+	u->n_groups = g.len;
+	pm_rowid_groups_dispose(&g);
+	return 0;
 }
 
 int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_schema *s, const pm_strmap *opts,
@@ -472,6 +553,7 @@ static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayS
 	spec.limit = -1;
 	spec.batch_rows = GATHER_ROWS;
 	spec.options = &u->schema->options;
+	spec.ignore_deletion_vectors = 1; /* every position of the group */
 	return pm_read_stream(&spec, (const pm_split *const *)&spp, 1, st);
 }
 

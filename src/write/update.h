@@ -39,6 +39,35 @@
 #include "meta/schema.h"
 #include "paimonc/arrow_c.h"
 
+/* ------------------------------------------------------- row-id groups */
+
+/* A row-id group: normal data files with the same row-id range. */
+typedef struct pm_rowid_group {
+	int64_t start, count;            /* rows [start, start + count) */
+	pm_manifest_entry_list files;    /* its normal data files (copies) */
+} pm_rowid_group;
+
+typedef struct pm_rowid_groups {
+	pm_rowid_group *items;           /* ascending by start, disjoint */
+	size_t len;
+	int64_t snapshot_id;             /* planned snapshot, -1: empty table */
+	char *index_manifest;            /* its index manifest or NULL */
+} pm_rowid_groups;
+
+/* The groups of snapshot snapshot_id (-1: the latest) of a row-tracking
+ * table (BLOB and
+ * vector companions left out). `what` starts the messages ("update",
+ * "delete"). Files without a first row id -> PAIMON_EINVAL, normal files
+ * that overlap with different ranges -> PAIMON_ECORRUPT. out is filled
+ * (dispose with pm_rowid_groups_dispose, also after a failure). */
+int pm_rowid_groups_plan(pm_fileio *io, const char *table_path, const pm_table_schema *schema,
+			 int64_t snapshot_id, const char *what, pm_rowid_groups *out);
+/* Index of the group holding row id rid, -1 when none (binary search). */
+long pm_rowid_groups_find(const pm_rowid_groups *g, int64_t rid);
+void pm_rowid_groups_dispose(pm_rowid_groups *g);
+
+/* ------------------------------------------------------------ updates */
+
 typedef struct pm_row_id_update pm_row_id_update;
 
 /* cols: the update columns (at least one; no duplicates). opts: writer
