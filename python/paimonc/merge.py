@@ -193,38 +193,40 @@ def _joinable(dtype, col, what):
                                    "scalar types can be keys)".format(what, col, dtype))
 
 
-def _encode_keys(cols, null_safe):
-    """Key columns for Table.join: with null_safe, nulls are replaced by a
-    value of the type plus a validity column, so null matches null."""
-    pa = _pa()
+def _encode_keys(cols, null_safe, fillers=None):
+    """Key columns for Table.join: with null_safe, nulls are replaced by
+    fillers[i] (the same value on both sides of a join) plus a validity
+    column, so null matches null."""
     import pyarrow.compute as pc
     out = []
-    for arr in cols:
+    for i, arr in enumerate(cols):
         arr = _combine(arr)
         if null_safe:
-            if arr.null_count:
-                filler = _filler(arr.type)
-                out.append(pc.fill_null(arr, filler))
-            else:
-                out.append(arr)
+            out.append(pc.fill_null(arr, fillers[i] if fillers else _filler(arr)) if arr.null_count else arr)
             out.append(pc.is_valid(arr))
         else:
             out.append(arr)
     return out
 
 
-def _filler(dtype):
+def _filler(*arrays):
+    """A non-null value of the arrays' type (any will do: the validity column tells nulls apart)."""
     pa = _pa()
+    import pyarrow.compute as pc
+    for arr in arrays:
+        valid = pc.drop_null(arr)
+        if len(valid):
+            return valid[0]
+    dtype = arrays[0].type
     t = pa.types
     if t.is_string(dtype) or t.is_large_string(dtype):
         return pa.scalar("", dtype)
     if t.is_binary(dtype) or t.is_large_binary(dtype):
         return pa.scalar(b"", dtype)
-    if t.is_fixed_size_binary(dtype):
-        return pa.scalar(b"\0" * dtype.byte_width, dtype)
     if t.is_boolean(dtype):
         return pa.scalar(False, dtype)
-    return pa.scalar(0, pa.int64()).cast(dtype) if not t.is_decimal(dtype) else pa.scalar(0).cast(dtype)
+    # fixed width: all-zero bytes
+    return pa.Array.from_buffers(dtype, 1, [None, pa.py_buffer(b"\0" * (dtype.bit_width // 8))])[0]
 
 
 def _join_indices(left_cols, right_cols, join_type, null_safe=False):
@@ -232,8 +234,9 @@ def _join_indices(left_cols, right_cols, join_type, null_safe=False):
     left anti join, sorted by left index then right index."""
     pa = _pa()
     import pyarrow.compute as pc
-    lk = _encode_keys(left_cols, null_safe)
-    rk = _encode_keys(right_cols, null_safe)
+    fillers = [_filler(_combine(a), _combine(b)) for a, b in zip(left_cols, right_cols)] if null_safe else None
+    lk = _encode_keys(left_cols, null_safe, fillers)
+    rk = _encode_keys(right_cols, null_safe, fillers)
     names = ["k%d" % i for i in range(len(lk))]
     nl = len(lk[0]) if lk else 0
     nr = len(rk[0]) if rk else 0
@@ -510,10 +513,9 @@ def upsert_by_arrow_with_key(upd, data, upsert_keys, commit_identifier=None, _la
                                 null_safe=True)
                   if target.num_rows else (pa.array([], pa.int64()), pa.array([], pa.int64())))
         msgs = []
-        matched = set(di.to_pylist())
         if len(di):
             if _row_fields is not None:
-                for i in sorted(matched):
+                for i in sorted(set(di.to_pylist())):
                     miss = [c for c in cols_to_update if c not in _row_fields[i]]
                     if miss:
                         raise InvalidArgumentError("{} requires row field(s) {}, but row only contains {}.".format(
@@ -529,7 +531,9 @@ def upsert_by_arrow_with_key(upd, data, upsert_keys, commit_identifier=None, _la
             tbl, cols = _changed_update(_combine(target[ROW_ID].take(ti)), new_cols, old_cols, candidates)
             if tbl is not None:
                 msgs.extend(_row_id_update(upd, tbl, cols, base))
-        new_rows = [i for i in range(data.num_rows) if i not in matched]
+        new_rows = (pc.filter(pa.array(range(data.num_rows), pa.int64()),
+                              pc.invert(pc.is_in(pa.array(range(data.num_rows), pa.int64()), value_set=di)))
+                    .to_pylist() if len(di) else list(range(data.num_rows)))
         if new_rows:
             rows = data.take(pa.array(new_rows, pa.int64()))
             cols = list(data.column_names)

@@ -284,6 +284,17 @@ def test_upsert_null_keys_duplicates_and_partition_keys(tmp_path):
     assert files(wh).keys() == before.keys()
 
 
+def test_upsert_null_key_matches_null_whatever_the_other_keys(tmp_path):
+    wh, cat = make_table(tmp_path, False)
+    append(cat, [rand_row(random.Random(1), 5, "x"), rand_row(random.Random(2), None, "x")])
+    t = cat.get_table("db.t")
+    rows = [dict(rand_row(random.Random(3), None, "x"), name="nk"), dict(rand_row(random.Random(4), 7, "x"))]
+    commit(t, t.new_batch_write_builder().new_update().upsert_by_arrow_with_key(
+        pa.Table.from_pylist(rows, schema=SCHEMA), ["id", "dt"]))
+    got = read_rows(wh, True)
+    assert sorted(got) == [0, 1, 2] and got[1]["name"] == "nk" and got[2]["id"] == 7
+
+
 def test_upsert_partial_columns_and_rows(tmp_path):
     wh, cat = make_table(tmp_path, False)
     append(cat, [rand_row(random.Random(i), i, "x") for i in range(4)])
