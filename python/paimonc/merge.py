@@ -164,10 +164,6 @@ def _opt_true(table, key):
     return str(table.options.get(key, "false")).lower() == "true"
 
 
-def _field_type(table, name):
-    return table.to_arrow_schema().field(name).type
-
-
 def _cast(arr, dtype, what):
     pa = _pa()
     if arr.type == dtype:

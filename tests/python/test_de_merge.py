@@ -206,7 +206,7 @@ def model_upsert(target, data_rows, keys, parts, update_cols):
     return rows, changed_cols, changed_rids
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("partitioned", [False, True])
 def test_upsert_random(tmp_path, seed, partitioned):
     rnd = random.Random(seed * 7 + partitioned)
@@ -440,7 +440,7 @@ def _specs(partitioned, on_t, on_s):
     return m, n
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("partitioned", [False, True])
 def test_merge_random(tmp_path, seed, partitioned):
     rnd = random.Random(seed * 13 + partitioned)
@@ -670,7 +670,6 @@ def test_merge_delete(tmp_path):
     pt = pypaimon.CatalogFactory.create({"warehouse": wh_py}).get_table("db.t")
     pwb = pt.new_batch_write_builder()
     pwb.new_commit().commit(pwb.new_update().merge_into(src, on=["id"], when_matched=[PWhenMatched.delete()]))
-    t = paimonc.CatalogFactory.create({"warehouse": wh_py}).get_table("db.t")
     assert sorted(read_rows(wh_py, False)) == [0, 3, 4, 6, 7]
 
 
@@ -754,3 +753,16 @@ def test_pypaimon_writes_every_column_paimonc_only_changed(tmp_path):
     theirs = [f.write_cols for f in files(wh_py).values() if f.write_cols]
     assert ours == [["score"]] and theirs == [COLS]
     assert read_rows(wh, True) == read_rows(wh_py, True)
+
+
+def test_merge_accepts_pypaimon_clauses_and_record_batches(tmp_path):
+    wh, cat, base = _merge_table(tmp_path)
+    t = cat.get_table("db.t")
+    src = pa.Table.from_pylist([dict(base[1], tag=100), dict(base[1], id=77)], schema=SCHEMA).to_batches()[0]
+    msgs = t.new_batch_write_builder().new_update().merge_into(
+        src, on=["id"], when_matched=[PWhenMatched.update({"tag": psource_col("tag"), "name": plit("p")})],
+        when_not_matched=[PWhenNotMatched(insert={"name": "s.name"})])
+    commit(t, msgs)
+    got = read_rows(wh, True)
+    assert (got[1]["tag"], got[1]["name"]) == (100, "p")
+    assert got[8] == dict({c: None for c in COLS}, id=77, name=base[1]["name"])
