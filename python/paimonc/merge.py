@@ -770,12 +770,9 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
     if self_merge and not_matched:
         raise InvalidArgumentError("Self-merge (source == target with ON _ROW_ID) does not support WHEN NOT "
                                    "MATCHED clauses.")
-    if self_merge:
-        rb = _plain_table(source).new_read_builder().with_projection(fields + [ROW_ID])
-        src = rb.new_read().to_arrow(rb.new_scan().plan().splits())
-    else:
-        src = _as_source_table(source)
-    names = set(src.column_names)
+    # a self-merge uses the one target read as its source too (one snapshot)
+    src = None if self_merge else _as_source_table(source)
+    names = set(fields) | {ROW_ID} if self_merge else set(src.column_names)
     miss = [c for c in s_on if c not in names]
     if miss:
         raise InvalidArgumentError("'on' columns {} missing from source schema {}.".format(miss, list(names)))
@@ -800,8 +797,11 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
         dtype = pa.int64() if tk == ROW_ID else schema.field(tk).type
         _joinable(dtype, tk, "merge_into")
         key_types.append(dtype)
-    src_keys = [_cast(_combine(src[sk]), dt, "merge_into: source key column '{}'".format(sk))
+
+    def source_keys(s):
+        return [_cast(_combine(s[sk]), dt, "merge_into: source key column '{}'".format(sk))
                 for sk, dt in zip(s_on, key_types)]
+    src_keys = source_keys(src) if src is not None else None
 
     union = []
     for c in matched:
@@ -812,7 +812,7 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                        + [v for c in matched for v in c.spec.values()]
                        if x is not None and not isinstance(x, (str, SourceColumnRef, TargetColumnRef,
                                                                LiteralValue)))
-    if has_callable:
+    if has_callable or self_merge:
         t_cols = list(fields)
     else:
         need = set(t_on) | set(union)
@@ -822,11 +822,13 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
         t_cols = [f for f in fields if f in need]
     proj = [ROW_ID] + [c for c in t_cols if c != ROW_ID]
     only_delete = len(matched) == 1 and matched[0].delete and matched[0].condition is None
+    src0, src_keys0 = src, src_keys
 
     def attempt():
         base, target = _read_target(_plain_table(table), proj)
         msgs = []
         tkeys = [target[k] for k in t_on]
+        src, src_keys = (target, source_keys(target)) if self_merge else (src0, src_keys0)
         update_parts, delete_ids = [], []
         if matched and target.num_rows and src.num_rows:
             ti, si = _join_indices(tkeys, src_keys, "inner")
