@@ -766,3 +766,70 @@ def test_merge_accepts_pypaimon_clauses_and_record_batches(tmp_path):
     got = read_rows(wh, True)
     assert (got[1]["tag"], got[1]["name"]) == (100, "p")
     assert got[8] == dict({c: None for c in COLS}, id=77, name=base[1]["name"])
+
+
+_CONDS = [   # (SQL, the model's reading of it: SQL three-valued logic, null -> not true)
+    ("s.tag > t.tag", lambda s, t: s["tag"] is not None and t["tag"] is not None and s["tag"] > t["tag"]),
+    ("t.flag", lambda s, t: t["flag"] is True),
+    ("s.name IS NULL", lambda s, t: s["name"] is None),
+    ("t.score < 0 OR s.amt > 0", lambda s, t: (t["score"] is not None and t["score"] < 0)
+     or (s["amt"] is not None and s["amt"] > 0)),
+]
+_NM_CONDS = [
+    ("s.tag >= 0", lambda s, t: s["tag"] is not None and s["tag"] >= 0),
+    ("NOT s.flag", lambda s, t: s["flag"] is False),
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_merge_random_conditional(tmp_path, seed, partitioned):
+    """Several conditional clauses (first match wins), deletes among them,
+    on deletion-vector tables: paimonc against the model, read by both."""
+    rnd = random.Random(seed * 17 + partitioned + 1000)
+    wh, cat = build_target(tmp_path, rnd, partitioned, {"deletion-vectors.enabled": "true"})
+    target = read_rows(wh, False)
+    on = rnd.choice([["id"], ["id", "k2"]])
+    m_choices, n_choices = _specs(partitioned, on, on)
+    matched, model_m = [], []
+    for i in range(rnd.randint(0, 3)):
+        sql, fn = rnd.choice(_CONDS)
+        last = rnd.random() < 0.3
+        if rnd.random() < 0.35:
+            matched.append(WhenMatched.delete(condition=None if last else sql))
+            model_m.append((None if last else fn, {}, True))
+        else:
+            spec = rnd.choice(m_choices)
+            matched.append(WhenMatched.update(spec[0], condition=None if last else sql))
+            model_m.append((None if last else fn, spec[2], False))
+        if last:
+            break
+    not_matched, model_n = [], []
+    for i in range(rnd.randint(0 if matched else 1, 2)):
+        sql, fn = rnd.choice(_NM_CONDS)
+        spec = rnd.choice(n_choices)
+        last = rnd.random() < 0.4
+        not_matched.append(WhenNotMatched(insert=spec[0], condition=None if last else sql))
+        model_n.append((None if last else fn, spec[2]))
+        if last:
+            break
+    src_rows, seen = [], set()
+    tvals = list(target.values())
+    for _ in range(rnd.randint(1, 14)):
+        r = rand_row(rnd, rnd.randrange(25), rnd.choice(["x", "y"]))
+        if rnd.random() < 0.6:
+            base = rnd.choice(tvals)
+            for c in on + (["dt"] if partitioned else []):
+                r[c] = base[c]
+        k = tuple(r[c] for c in on)
+        if None in k or k not in seen:
+            seen.add(k)
+            src_rows.append(r)
+    before_files, before_next = files(wh), next_row_id(cat)
+    t = cat.get_table("db.t")
+    msgs = t.new_batch_write_builder().new_update().merge_into(
+        pa.Table.from_pylist(src_rows, schema=SCHEMA), on=on, when_matched=matched, when_not_matched=not_matched)
+    commit(t, msgs)
+    model, changed_cols, changed_rids = model_merge(target, src_rows, on, on, model_m, model_n, COLS)
+    compare(wh, None, model, before_next)
+    check_files(wh, before_files, before_next, changed_cols, changed_rids)
