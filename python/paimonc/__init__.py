@@ -25,6 +25,7 @@ from .predicate import Predicate, PredicateBuilder  # noqa: E402
 from .read import Plan, Range, ReadBuilder, Split, TableRead, TableScan  # noqa: E402
 from .write import (BatchTableCommit, BatchTableWrite, BatchWriteBuilder, CommitMessage,  # noqa: E402
                     StreamTableCommit, StreamTableWrite, StreamWriteBuilder)
+from .merge import WhenMatched, WhenNotMatched, lit, source_col, target_col  # noqa: E402
 from .types import (ArrayType, AtomicType, DataField, DataType, MapType, MultisetType,  # noqa: E402
                     RowType, VectorType)
 
@@ -45,4 +46,5 @@ __all__ = [
     "BatchWriteBuilder", "BatchTableWrite", "BatchTableCommit", "StreamWriteBuilder", "StreamTableWrite",
     "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead", "Range",
     "Predicate", "PredicateBuilder",
+    "WhenMatched", "WhenNotMatched", "source_col", "target_col", "lit",
 ]

@@ -249,6 +249,21 @@ class BatchTableUpdate(TableUpdate):
         deletion vectors; returns the commit messages."""
         return self._delete_by_predicate(predicate)
 
+    # upsert / merge_into (paimonc.merge)
+    def upsert_by_arrow_with_key(self, table, upsert_keys):
+        """Upsert rows by one or more key columns (see paimonc.merge)."""
+        from . import merge
+        return merge.upsert_by_arrow_with_key(self, table, upsert_keys)
+
+    def upsert_by_key(self, rows, upsert_keys):
+        from . import merge
+        return merge.upsert_by_key(self, rows, upsert_keys)
+
+    def merge_into(self, source, *, on, when_matched=(), when_not_matched=()):
+        """MERGE INTO this table (see paimonc.merge); returns commit messages."""
+        from . import merge
+        return merge.merge_into(self, source, on=on, when_matched=when_matched, when_not_matched=when_not_matched)
+
 
 class StreamTableUpdate(TableUpdate):
     def update_by_arrow_with_row_id(self, table, commit_identifier=None):
@@ -262,3 +277,17 @@ class StreamTableUpdate(TableUpdate):
 
     def delete_by_predicate(self, predicate, commit_identifier=None):
         return self._delete_by_predicate(predicate)
+
+    # upsert / merge_into (paimonc.merge)
+    def upsert_by_arrow_with_key(self, table, upsert_keys, commit_identifier):
+        from . import merge
+        return merge.upsert_by_arrow_with_key(self, table, upsert_keys, commit_identifier)
+
+    def upsert_by_key(self, rows, upsert_keys, commit_identifier):
+        from . import merge
+        return merge.upsert_by_key(self, rows, upsert_keys, commit_identifier)
+
+    def merge_into(self, source, *, on, when_matched=(), when_not_matched=(), commit_identifier):
+        from . import merge
+        return merge.merge_into(self, source, on=on, when_matched=when_matched, when_not_matched=when_not_matched,
+                                commit_identifier=commit_identifier)
