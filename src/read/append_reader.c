@@ -190,8 +190,10 @@ static int open_next(append_reader *a)
 			return rc;
 		}
 		/* no pruning filter when positions are needed (row groups skipped
-		 * by statistics would shift them) */
-		if (c->pred && !c->has_row_tracking && !a->dv && (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
+		 * by statistics would shift them), nor into a file holding only
+		 * some columns (_WRITE_COLS: the filter may name one it lacks) */
+		if (c->pred && !c->has_row_tracking && !a->dv && !e->file.has_write_cols &&
+		    (rc = pm_pred_to_pq_filter(c->pred, fs, &pf)) != 0) {
 			pm_free(cols);
 			pm_free(ids);
 			close_file(a);

@@ -360,7 +360,7 @@ static int open_group(de_reader *d, int *skip)
 		pm_pq_filter *pf = NULL;
 		int64_t j;
 		size_t q;
-		if (nn == 1 && c->pred && !c->has_row_tracking && !d->dv &&
+		if (nn == 1 && c->pred && !c->has_row_tracking && !d->dv && !s->e->file.has_write_cols &&
 		    (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
 			pm_err_wrap("data file '%s'", s->e->file.file_name);
 			goto out;

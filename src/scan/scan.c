@@ -597,6 +597,7 @@ typedef struct scan_ctx {
 	pm_col_stats *part_cols;
 	int64_t files_total;
 	int64_t manifests_total, manifests_pruned;
+	int64_t groups_pruned;           /* data-evolution groups ruled out by merged stats */
 	int rc;                          /* first error inside a callback */
 } scan_ctx;
 
@@ -718,8 +719,8 @@ static int keep_entry(void *vctx, const pm_manifest_entry *e)
 			return 0;
 	}
 	/* data-evolution: a file's columns may live in siblings of its row-id
-	 * group, so one file's stats cannot prune (group-level merged stats,
-	 * Java's evolutionStats, are not implemented) */
+	 * group, so one file's stats cannot prune; whole groups are pruned by
+	 * their merged stats when the splits are made (de_unit_stats_keep) */
 	if (!c->need_stats || (c->data_evolution && e->file.has_first_row_id))
 		return 1;
 	if ((c->rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0) {
@@ -1001,8 +1002,152 @@ static int split_ranges(pm_split *s, const pm_scan_extra *x)
 	return 0;
 }
 
+/* ------------------------------------------- data-evolution group stats */
+
+/*
+ * Value-statistics pruning of a data-evolution row-id group (Java's
+ * evolution stats, DataEvolutionFileStoreScan): each column's statistics
+ * come from the file the read takes the column from, the newest normal
+ * file holding it (max sequence number, first in manifest order on ties:
+ * the de_reader rule); a column no file of the group holds is all null, one
+ * only a BLOB / vector companion holds is unknown.
+ */
+typedef struct unit_stats {
+	scan_ctx *c;
+	const pm_manifest_entry **normal;   /* newest first */
+	const pm_table_schema **fs;
+	int32_t **ids;
+	size_t *nids;
+	pm_col_stats **cols;                /* decoded on first use */
+	size_t nn;
+	int companion_cols;                 /* a companion holds some column */
+	const pm_manifest_entry **comp;
+	size_t ncomp;
+} unit_stats;
+
+static const pm_col_stats *unit_lookup(void *vctx, int32_t field_id)
+{
+	unit_stats *u = vctx;
+	size_t w, i, j, k;
+	if (pm_is_row_tracking_field_id(field_id))
+		return &unknown_stats;
+	for (w = 0; w < u->nn; w++) {
+		for (k = 0; k < u->nids[w]; k++)
+			if (u->ids[w][k] == field_id)
+				break;
+		if (k == u->nids[w])
+			continue;
+		if (!u->cols[w]) {
+			if (!(u->cols[w] = pm_calloc(u->fs[w]->nfields + 1, sizeof *u->cols[w]))) {
+				u->c->rc = PAIMON_ENOMEM;
+				return &unknown_stats;
+			}
+			if ((u->c->rc = pm_stats_decode(u->fs[w], &u->normal[w]->file, u->cols[w])) != 0)
+				return &unknown_stats;
+		}
+		for (i = 0; i < u->fs[w]->nfields; i++)
+			if (u->fs[w]->fields[i].id == field_id) {
+				for (j = 0; j < u->c->schema->nfields; j++)
+					if (u->c->schema->fields[j].id == field_id) {
+						const pm_type *a = u->c->schema->fields[j].type, *b = u->fs[w]->fields[i].type;
+						if (a->root != b->root || (a->root == PM_DECIMAL && (a->precision != b->precision ||
+												     a->scale != b->scale)))
+							return &unknown_stats;
+						break;
+					}
+				return &u->cols[w][i];
+			}
+		return &unknown_stats;
+	}
+	/* held only by a companion (BLOB / vector file): unknown */
+	for (w = 0; w < u->ncomp; w++) {
+		const pm_table_schema *cfs;
+		int32_t *cid = NULL;
+		size_t cn = 0, q;
+		int held = 0;
+		if ((u->c->rc = pm_schema_cache_get(u->c->schemas, u->comp[w]->file.schema_id, &cfs)) != 0 ||
+		    (u->c->rc = pm_file_field_ids(cfs, &u->comp[w]->file, &cid, &cn)) != 0)
+			return &unknown_stats;
+		for (q = 0; q < cn; q++)
+			held |= cid[q] == field_id;
+		pm_free(cid);
+		if (held)
+			return &unknown_stats;
+	}
+	return NULL; /* no file of the group holds it: all null */
+}
+
+/* *keep = 0 when the unit [a, b) of g cannot match c->pred by its merged
+ * statistics. Files without a first row id are not data-evolution groups. */
+static int de_unit_stats_keep(scan_ctx *c, const pm_manifest_entry_list *live, const group *g, const size_t *order,
+			      size_t a, size_t b, int *keep)
+{
+	unit_stats u;
+	size_t k, i;
+	int rc = 0, r;
+	*keep = 1;
+	memset(&u, 0, sizeof u);
+	u.c = c;
+	u.normal = pm_calloc(b - a, sizeof *u.normal);
+	u.comp = pm_calloc(b - a, sizeof *u.comp);
+	u.fs = pm_calloc(b - a, sizeof *u.fs);
+	u.ids = pm_calloc(b - a, sizeof *u.ids);
+	u.nids = pm_calloc(b - a, sizeof *u.nids);
+	u.cols = pm_calloc(b - a, sizeof *u.cols);
+	if (!u.normal || !u.comp || !u.fs || !u.ids || !u.nids || !u.cols) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (k = a; k < b; k++) {
+		const pm_manifest_entry *e = &live->items[g->idx[order ? order[k] : k]];
+		if (!e->file.has_first_row_id)
+			goto out; /* not a row-id group: keep */
+		if (pm_file_is_blob(e->file.file_name) || pm_file_is_vector(e->file.file_name))
+			u.comp[u.ncomp++] = e;
+		else
+			u.normal[u.nn++] = e;
+	}
+	if (!u.nn)
+		goto out;
+	/* newest first, stable (manifest order on ties, as the reader) */
+	for (k = 1; k < u.nn; k++) {
+		const pm_manifest_entry *v = u.normal[k];
+		for (i = k; i > 0 && u.normal[i - 1]->file.max_sequence_number < v->file.max_sequence_number; i--)
+			u.normal[i] = u.normal[i - 1];
+		u.normal[i] = v;
+	}
+	for (k = 0; k < u.nn; k++) {
+		if ((rc = pm_schema_cache_get(c->schemas, u.normal[k]->file.schema_id, &u.fs[k])) != 0) {
+			pm_err_wrap("data file '%s'", u.normal[k]->file.file_name);
+			goto out;
+		}
+		if ((rc = pm_file_field_ids(u.fs[k], &u.normal[k]->file, &u.ids[k], &u.nids[k])) != 0)
+			goto out;
+	}
+	c->rc = 0;
+	r = pm_pred_test_stats(c->pred, u.normal[0]->file.row_count, unit_lookup, &u);
+	if ((rc = c->rc) != 0)
+		goto out;
+	*keep = r != PM_PRED_NEVER;
+out:
+	if (u.ids)
+		for (k = 0; k < b - a; k++)
+			pm_free(u.ids[k]);
+	if (u.cols)
+		for (k = 0; k < b - a; k++)
+			pm_free(u.cols[k]);
+	pm_free(u.normal);
+	pm_free(u.comp);
+	pm_free(u.fs);
+	pm_free(u.ids);
+	pm_free(u.nids);
+	pm_free(u.cols);
+	return rc;
+}
+
 static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_t target, int64_t open_cost,
-		       int data_evolution, int dv, const pm_scan_extra *x, pm_schema_cache *schemas, pm_scan_plan *p)
+		       int data_evolution, int dv, const pm_scan_extra *x, pm_schema_cache *schemas, scan_ctx *sc,
+		       pm_scan_plan *p)
 {
 	uint8_t *keep = NULL;
 	group *groups = NULL;
@@ -1065,6 +1210,16 @@ static int make_splits(pm_manifest_entry_list *live, int64_t snapshot_id, int64_
 		for (u = 0; u < nunits; u++) {
 			size_t a = order ? ustart[u] : u, b = order ? ustart[u + 1] : u + 1;
 			int64_t uw = 0;
+			if (sc) {
+				/* a data-evolution group its merged statistics rule out */
+				int keep_unit = 1;
+				if ((rc = de_unit_stats_keep(sc, live, g, order, a, b, &keep_unit)) != 0)
+					goto out;
+				if (!keep_unit) {
+					sc->groups_pruned++;
+					continue;
+				}
+			}
 			for (k = a; k < b; k++) {
 				const pm_manifest_entry *e = &live->items[g->idx[order ? order[k] : k]];
 				int64_t fw = e->file.file_size > open_cost ? e->file.file_size : open_cost;
@@ -1264,7 +1419,7 @@ int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_sc
 		out->files_total = out->files_selected;
 	dv = option_true(schema, opts, "deletion-vectors.enabled") && out->snapshot->index_manifest;
 	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts), dv, x,
-			      schemas, out)) != 0)
+			      schemas, c.data_evolution && pred && c.need_stats ? &c : NULL, out)) != 0)
 		goto fail;
 	for (i = 0; dv && i < out->n_splits; i++)
 		if (!(out->splits[i]->index_manifest = pm_strdup(out->snapshot->index_manifest))) {
