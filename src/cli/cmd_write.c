@@ -472,12 +472,13 @@ static int sink_keyed(wstate *st, struct ArrowArray *a, const struct ArrowSchema
 	for (i = 0; i < (size_t)s->n_children; i++) {
 		const char *name = s->children[i]->name;
 		int keep = !is_key(st, name);
-		if (!keep && st->columns) { /* a key named by --columns is updated too */
+		if (st->columns) { /* exactly the --columns (a key among them is updated too) */
 			char *copy = strdup(st->columns), *p, *save = NULL;
 			if (!copy) {
 				rc = woom();
 				goto fail_k;
 			}
+			keep = 0;
 			for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
 				keep |= !strcmp(p, name);
 			free(copy);
@@ -1267,12 +1268,21 @@ static int update_main(cli_ctx *ctx, int argc, char **argv)
 
 const cli_cmd cli_cmd_update = {
 	"update", update_main,
-	"DB.TABLE INPUT [--columns A,B,...] [--format parquet|csv|jsonl] [--option K=V]...",
-	"Update columns of rows of a data-evolution table by _ROW_ID from a Parquet, CSV or JSON Lines file.",
+	"DB.TABLE INPUT [--key A,B,...] [--columns A,B,...] [--format parquet|csv|jsonl] [--option K=V]...",
+	"Update columns of rows of a data-evolution table by _ROW_ID (or by key) from a Parquet, CSV or JSON Lines "
+	"file.",
 	"The input has a _ROW_ID column and the new values of the columns to update (--columns, default: every\n"
-	"input column but _ROW_ID); values as for `paimonc write`. Each touched file group gets one new file\n"
-	"holding only those columns (nothing else is rewritten), committed as one snapshot. A _ROW_ID that is no\n"
-	"row of the table, a row id given twice, a partition or unknown column is an error naming it.\n"
+	"input column but _ROW_ID); values as for `paimonc write`. CSV: the header names the columns; JSON\n"
+	"Lines: the keys of the first line are the columns (a missing key on a later line is null, a key the\n"
+	"first line lacks is an error). Each touched file group gets one new file holding only those columns\n"
+	"(nothing else is rewritten), committed as one snapshot. A _ROW_ID that is no row of the table, a row\n"
+	"id given twice, a partition or unknown column is an error naming it.\n"
+	"--key A,B: the input has no _ROW_ID but the key columns; the table's key columns and _ROW_ID are read\n"
+	"at the snapshot the update is planned on and each input row gets the _ROW_ID of the row with equal\n"
+	"key values (compared as their text, so an INT input key matches a BIGINT column). The key columns are\n"
+	"not updated unless --columns names them. Errors, each naming the key value, and nothing is committed:\n"
+	"a key that matches no row, a key that matches more than one row of the table (the key does not\n"
+	"identify rows), a key given twice in the input, a null key value (a null never matches).\n"
 	"Prints the new snapshot id with the rows updated and files written (--json: {\"snapshotId\", \"rows\",\n"
 	"\"files\"}).\n",
 	2, 2,
