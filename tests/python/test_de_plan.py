@@ -146,9 +146,9 @@ def test_bad_arguments(tmp_path):
 
 def backfill_processor(cat, log_path, stop_after=None, kill_after=None):
     """Reads the batch's rows with v IS NULL, sets v = id * 2, commits, and
-    logs the committed row ids. stop_after / kill_after: raise / SIGKILL
-    after that many commits (kill: before the log is written for the next
-    batch's commit... i.e. right after committing, before logging)."""
+    logs the committed row ids. stop_after: raise after that many batches
+    (logged); kill_after: SIGKILL the process right after that batch's
+    commit, before it is logged."""
     state = {"n": 0}
 
     def processor(ranges):
