@@ -397,6 +397,88 @@ PAIMON_EXTERN(void) paimon_read_builder_free(paimon_read_builder *rb);
 PAIMON_EXTERN(int) paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int dry_run,
 						    char ***paths, size_t *count, uint64_t *bytes);
 
+/* ------------------------------------------- row-id groups and data files */
+
+/*
+ * Row-id planning for batch backfills of row-tracking tables (the base of
+ * pypaimon's process_row_id_ranges). The live data files of a snapshot
+ * with a first row id are merged into row-id groups: files whose inclusive
+ * ranges [first_row_id, first_row_id + row_count - 1] overlap,
+ * transitively (a base file with its partial-column files and BLOB /
+ * vector sidecars), form one group that must be processed as a whole.
+ * Touching ranges (one ends at r, the next starts at r + 1) are separate
+ * groups. Groups span all partitions (row ids are table-wide), sorted by
+ * first row id.
+ *
+ * Batches: groups in row-id order are added to the pending batch until its
+ * row count reaches rows_per_batch, which closes it; the rest forms a last
+ * batch. A batch may thus exceed rows_per_batch (groups are never cut).
+ * Each batch is the list of its groups' inclusive ranges (one range per
+ * group, not merged), ready for paimon_read_builder_with_row_ranges.
+ */
+typedef struct paimon_row_id_plan paimon_row_id_plan;
+
+/**
+ * Plans snapshot snapshot_id of t (< 0: the latest) into row-id groups and
+ * batches of about rows_per_batch rows. PAIMON_EINVAL naming the table
+ * when it lacks 'row-tracking.enabled' = 'true', when rows_per_batch <= 0,
+ * or naming the data file when one has no first row id or no rows. A table
+ * without snapshots gives an empty plan (snapshot id -1). The plan is a
+ * copy: t may be freed before it.
+ */
+PAIMON_EXTERN(int) paimon_table_plan_row_id_ranges(paimon_table *t, int64_t snapshot_id, int64_t rows_per_batch,
+						   paimon_row_id_plan **out);
+/**
+ * Every live data file of snapshot snapshot_id of t (< 0: the latest),
+ * grouped by row id where they have a first row id (any table; files
+ * without one, or without rows, are listed after the groups, in no group).
+ * The plan has no batches.
+ */
+PAIMON_EXTERN(int) paimon_table_list_data_files(paimon_table *t, int64_t snapshot_id, paimon_row_id_plan **out);
+/** Snapshot planned (-1: the table had none). */
+PAIMON_EXTERN(int64_t) paimon_row_id_plan_snapshot_id(const paimon_row_id_plan *p);
+PAIMON_EXTERN(size_t) paimon_row_id_plan_group_count(const paimon_row_id_plan *p);
+/**
+ * Group i: inclusive row ids *from .. *to and its files, file indexes
+ * *first_file .. *first_file + *n_files - 1 (any out-parameter may be
+ * NULL). PAIMON_EINVAL when i is out of range.
+ */
+PAIMON_EXTERN(int) paimon_row_id_plan_group(const paimon_row_id_plan *p, size_t i, int64_t *from, int64_t *to,
+					    size_t *first_file, size_t *n_files);
+PAIMON_EXTERN(size_t) paimon_row_id_plan_batch_count(const paimon_row_id_plan *p);
+/**
+ * Batch b (< batch_count): returns its number of ranges and points *pairs
+ * (borrowed, lives as long as the plan) at them: inclusive
+ * (*pairs)[2k] .. (*pairs)[2k + 1], sorted. 0 (and *pairs NULL) when b is
+ * out of range.
+ */
+PAIMON_EXTERN(size_t) paimon_row_id_plan_batch(const paimon_row_id_plan *p, size_t b, const int64_t **pairs);
+
+/** What paimon_row_id_plan_file tells about a data file. */
+typedef struct paimon_data_file_info {
+	const char *name;           /* borrowed */
+	const char *partition;      /* "k1=v1, k2=v2" (null values as null); "" unpartitioned; borrowed */
+	int32_t bucket;
+	int32_t level;
+	int64_t group;              /* index of its row-id group, -1: none */
+	int64_t first_row_id;       /* -1: none */
+	int64_t row_count;
+	int64_t file_size;          /* bytes */
+	int64_t schema_id;
+	int64_t min_sequence_number;
+	int64_t max_sequence_number;
+	int has_write_cols;         /* 0: the file holds every column of its schema */
+	const char *const *write_cols; /* n_write_cols names, borrowed */
+	size_t n_write_cols;
+	const char *external_path;  /* NULL when none; borrowed */
+} paimon_data_file_info;
+
+PAIMON_EXTERN(size_t) paimon_row_id_plan_file_count(const paimon_row_id_plan *p);
+/** File i (< file_count; the groups' files first, group by group):
+ * fills *info (strings borrowed from the plan). PAIMON_EINVAL out of range. */
+PAIMON_EXTERN(int) paimon_row_id_plan_file(const paimon_row_id_plan *p, size_t i, paimon_data_file_info *info);
+PAIMON_EXTERN(void) paimon_row_id_plan_free(paimon_row_id_plan *p);
+
 #ifdef __cplusplus
 }
 #endif

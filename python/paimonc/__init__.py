@@ -23,6 +23,7 @@ from .catalog import Catalog, CatalogFactory, Database, Identifier, Snapshot, Ta
 from .schema import Move, MoveType, Schema, SchemaChange, TableSchema  # noqa: E402
 from .predicate import Predicate, PredicateBuilder  # noqa: E402
 from .read import Plan, Range, ReadBuilder, Split, TableRead, TableScan  # noqa: E402
+from .ranges import plan_row_id_ranges, process_row_id_ranges  # noqa: E402
 from .write import (BatchTableCommit, BatchTableWrite, BatchWriteBuilder, CommitMessage,  # noqa: E402
                     StreamTableCommit, StreamTableWrite, StreamWriteBuilder)
 from .merge import WhenMatched, WhenNotMatched, lit, source_col, target_col  # noqa: E402
@@ -45,6 +46,6 @@ __all__ = [
     "UnsupportedError", "ConflictError", "FileIOError", "library_version",
     "BatchWriteBuilder", "BatchTableWrite", "BatchTableCommit", "StreamWriteBuilder", "StreamTableWrite",
     "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead", "Range",
-    "Predicate", "PredicateBuilder",
+    "Predicate", "PredicateBuilder", "plan_row_id_ranges", "process_row_id_ranges",
     "WhenMatched", "WhenNotMatched", "source_col", "target_col", "lit",
 ]

@@ -1428,6 +1428,50 @@ static PyObject *mod_table_remove_orphan_files(PyObject *m, PyObject *args)
 	return Py_BuildValue("(NK)", list, (unsigned long long)bytes);
 }
 
+/* table_plan_row_id_ranges(table, rows_per_batch, snapshot_id) ->
+ * (snapshot_id, [[(from, to), ...] per batch]) - inclusive ranges. */
+static PyObject *mod_table_plan_row_id_ranges(PyObject *m, PyObject *args)
+{
+	PyObject *table;
+	long long rows = 0, snap = -1;
+	paimon_row_id_plan *p = NULL;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OLL:table_plan_row_id_ranges", &table, &rows, &snap))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_plan_row_id_ranges(t, (int64_t)snap, (int64_t)rows, &p));
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	size_t nb = paimon_row_id_plan_batch_count(p);
+	PyObject *batches = PyList_New((Py_ssize_t)nb);
+	for (size_t b = 0; batches != NULL && b < nb; b++) {
+		const int64_t *pairs;
+		size_t n = paimon_row_id_plan_batch(p, b, &pairs);
+		PyObject *one = PyList_New((Py_ssize_t)n);
+		for (size_t k = 0; one != NULL && k < n; k++) {
+			PyObject *pr = Py_BuildValue("(LL)", (long long)pairs[2 * k], (long long)pairs[2 * k + 1]);
+			if (pr == NULL) {
+				Py_CLEAR(one);
+				break;
+			}
+			PyList_SET_ITEM(one, (Py_ssize_t)k, pr);
+		}
+		if (one == NULL) {
+			Py_CLEAR(batches);
+			break;
+		}
+		PyList_SET_ITEM(batches, (Py_ssize_t)b, one);
+	}
+	long long sid = (long long)paimon_row_id_plan_snapshot_id(p);
+	paimon_row_id_plan_free(p);
+	if (batches == NULL)
+		return NULL;
+	return Py_BuildValue("(LN)", sid, batches);
+}
+
 static PyMethodDef table_api_methods[] = {
 	{"table_write_new", mod_table_write_new, METH_VARARGS, "(table, options|None) -> TableWrite"},
 	{"table_commit_new", mod_table_commit_new, METH_VARARGS, "(table, options|None) -> TableCommit"},
@@ -1440,6 +1484,8 @@ static PyMethodDef table_api_methods[] = {
 	{"split_deserialize", mod_split_deserialize, METH_O, "(bytes) -> Split"},
 	{"read_builder_new", mod_read_builder_new, METH_VARARGS,
 	 "(table, projection|None, predicate|None, limit|None, options|None) -> ReadBuilder"},
+	{"table_plan_row_id_ranges", mod_table_plan_row_id_ranges, METH_VARARGS,
+	 "(table, rows_per_batch, snapshot_id|-1) -> (snapshot_id, [[(from, to)] per batch])"},
 	{NULL, NULL, 0, NULL},
 };
 

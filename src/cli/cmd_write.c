@@ -30,6 +30,11 @@ typedef struct wstate {
 	paimon_table *table;
 	paimon_options *wopts;
 	const char *columns;    /* --columns a,b or NULL */
+	/* `paimonc update --key a,b`: input rows are matched to row ids by
+	 * these columns (keymap, read at the update's base snapshot) */
+	char **keys;
+	size_t nkeys;
+	struct keymap *km;
 	paimon_table_update *u;
 	struct ArrowSchema tschema; /* the table's row type */
 	tio_col **cols;
@@ -104,7 +109,413 @@ static void progress(wstate *st, int final)
 	fflush(stderr);
 }
 
-/* Writes the buffered rows of st->cols as one batch. */
+static int is_key(const wstate *st, const char *name)
+{
+	size_t i;
+	for (i = 0; i < st->nkeys; i++)
+		if (!strcmp(st->keys[i], name))
+			return 1;
+	return 0;
+}
+
+static int child_index(const struct ArrowSchema *s, const char *name)
+{
+	int64_t i;
+	for (i = 0; i < s->n_children; i++)
+		if (!strcmp(s->children[i]->name, name))
+			return (int)i;
+	return -1;
+}
+
+/* --------------------------------------------------- update by key */
+
+/* Key text -> row id: open addressing over the rendered key values. */
+typedef struct kslot {
+	char *key;          /* NULL: empty slot */
+	int64_t row_id;
+	int64_t other_id;   /* a second row with this key, -1: none */
+	int used;           /* matched by an input row */
+} kslot;
+
+typedef struct keymap {
+	kslot *slots;
+	size_t cap, len;
+	int64_t snapshot;   /* the snapshot the keys were read from */
+} keymap;
+
+static uint64_t khash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static kslot *kfind(keymap *m, const char *k, size_t n)
+{
+	size_t i = (size_t)khash(k, n) & (m->cap - 1);
+	while (m->slots[i].key && (strlen(m->slots[i].key) != n || memcmp(m->slots[i].key, k, n)))
+		i = (i + 1) & (m->cap - 1);
+	return &m->slots[i];
+}
+
+static int kgrow(keymap *m)
+{
+	kslot *old = m->slots;
+	size_t oc = m->cap, i;
+	m->cap = oc ? oc * 2 : 1024;
+	if (!(m->slots = calloc(m->cap, sizeof *m->slots))) {
+		m->slots = old;
+		m->cap = oc;
+		return -1;
+	}
+	for (i = 0; i < oc; i++)
+		if (old[i].key)
+			*kfind(m, old[i].key, strlen(old[i].key)) = old[i];
+	free(old);
+	return 0;
+}
+
+static void keymap_free(keymap *m)
+{
+	size_t i;
+	if (!m)
+		return;
+	for (i = 0; i < m->cap; i++)
+		free(m->slots[i].key);
+	free(m->slots);
+	free(m);
+}
+
+/*
+ * Renders the key of row i of struct batch a (schema s; key children kidx)
+ * into out: the JSON text of each value, separated by 0x1f (JSON text never
+ * holds a raw 0x1f). *null_key = index of a null key column, -1 if none.
+ */
+static int key_text(const wstate *st, const struct ArrowSchema *s, const struct ArrowArray *a, const int *kidx,
+		    int64_t i, tio_str *out, int *null_key)
+{
+	size_t k;
+	out->len = 0;
+	*null_key = -1;
+	for (k = 0; k < st->nkeys; k++) {
+		size_t at;
+		if (k && tio_str_put(out, "\x1f", 1) < 0)
+			return -1;
+		at = out->len;
+		if (tio_value_json(out, s->children[kidx[k]], a->children[kidx[k]], a->offset + i) < 0)
+			return -1;
+		if (out->len - at == 4 && !memcmp(out->p + at, "null", 4)) { /* strings render quoted */
+			*null_key = (int)k;
+			return 0;
+		}
+	}
+	return tio_str_put(out, "", 0) < 0 ? -1 : 0;
+}
+
+/* "id=3, name=\"x\"" for messages, from a key text. */
+static void key_display(const wstate *st, const char *key, char *buf, size_t size)
+{
+	size_t k, o = 0;
+	const char *p = key;
+	buf[0] = 0;
+	for (k = 0; k < st->nkeys && o < size; k++) {
+		const char *e = strchr(p, 0x1f);
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		o += (size_t)snprintf(buf + o, size - o, "%s%s=%.*s", k ? ", " : "", st->keys[k], (int)n, p);
+		p = e ? e + 1 : p + n;
+	}
+}
+
+/* Reads the table's key columns + _ROW_ID at the update's base snapshot. */
+static int keymap_load(wstate *st)
+{
+	paimon_read_builder *rb = NULL;
+	paimon_plan *plan = NULL;
+	struct ArrowArrayStream stream;
+	struct ArrowSchema s;
+	struct ArrowArray a;
+	const paimon_split **splits = NULL;
+	const char **proj = NULL;
+	int *kidx = NULL, rid, nk;
+	tio_str key = {0};
+	keymap *m;
+	size_t i, ns;
+	int rc = CLI_CONTINUE;
+	char num[32];
+
+	memset(&stream, 0, sizeof stream);
+	memset(&s, 0, sizeof s);
+	if (!(m = calloc(1, sizeof *m)) || kgrow(m) < 0 || !(proj = calloc(st->nkeys + 1, sizeof *proj)) ||
+	    !(kidx = calloc(st->nkeys + 1, sizeof *kidx))) {
+		if (m)
+			free(m->slots);
+		free(m);
+		free(proj);
+		return woom();
+	}
+	st->km = m;
+	m->snapshot = paimon_table_update_base_snapshot(st->u);
+	if (m->snapshot < 0)
+		goto out; /* no rows: every key is unmatched */
+	for (i = 0; i < st->nkeys; i++)
+		proj[i] = st->keys[i];
+	proj[st->nkeys] = "_ROW_ID";
+	snprintf(num, sizeof num, "%lld", (long long)m->snapshot);
+	if (paimon_read_builder_new(&rb, st->table) < 0 ||
+	    paimon_read_builder_with_projection(rb, proj, st->nkeys + 1) < 0 ||
+	    paimon_read_builder_with_option(rb, "scan.snapshot-id", num) < 0 || paimon_read_builder_plan(rb, &plan) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	ns = paimon_plan_split_count(plan);
+	if (!(splits = calloc(ns + 1, sizeof *splits))) {
+		rc = woom();
+		goto out;
+	}
+	for (i = 0; i < ns; i++)
+		splits[i] = paimon_plan_split(plan, i);
+	if (paimon_read_builder_read(rb, splits, ns, &stream) < 0) {
+		rc = wfail();
+		goto out;
+	}
+	if (stream.get_schema(&stream, &s) != 0) {
+		rc = werror("reading the keys of table %s: %s", st->table_ident, stream.get_last_error(&stream));
+		goto out;
+	}
+	nk = (int)st->nkeys;
+	for (i = 0; i < st->nkeys; i++)
+		kidx[i] = (int)i;
+	rid = nk;
+	for (;;) {
+		const int64_t *ids;
+		int64_t r;
+		memset(&a, 0, sizeof a);
+		if (stream.get_next(&stream, &a) != 0) {
+			rc = werror("reading the keys of table %s: %s", st->table_ident, stream.get_last_error(&stream));
+			goto out;
+		}
+		if (!a.release)
+			break;
+		ids = (const int64_t *)a.children[rid]->buffers[1] + a.children[rid]->offset + a.offset;
+		for (r = 0; r < a.length; r++) {
+			int null_key;
+			kslot *sl;
+			if (key_text(st, &s, &a, kidx, r, &key, &null_key) < 0) {
+				a.release(&a);
+				rc = woom();
+				goto out;
+			}
+			if (null_key >= 0)
+				continue; /* a null key matches nothing */
+			if (2 * (m->len + 1) > m->cap && kgrow(m) < 0) {
+				a.release(&a);
+				rc = woom();
+				goto out;
+			}
+			sl = kfind(m, key.p, key.len);
+			if (sl->key) {
+				if (sl->other_id < 0)
+					sl->other_id = ids[r];
+				continue;
+			}
+			if (!(sl->key = strdup(key.p))) {
+				a.release(&a);
+				rc = woom();
+				goto out;
+			}
+			sl->row_id = ids[r];
+			sl->other_id = -1;
+			m->len++;
+		}
+		a.release(&a);
+	}
+out:
+	tio_str_dispose(&key);
+	if (s.release)
+		s.release(&s);
+	if (stream.release)
+		stream.release(&stream);
+	free(splits);
+	paimon_plan_free(plan);
+	paimon_read_builder_free(rb);
+	free(proj);
+	free(kidx);
+	return rc;
+}
+
+/* A batch with _ROW_ID first and then the children of an input batch: it
+ * keeps the input batch alive and releases it with itself. */
+typedef struct keyed {
+	struct ArrowArray orig;
+	struct ArrowArray rid;
+	struct ArrowArray *kids[1025];
+	const void *pbuf[1];
+	const void *rbuf[2];
+	int64_t *ids;
+} keyed;
+
+static void keyed_release_rid(struct ArrowArray *a)
+{
+	a->release = NULL;
+}
+
+static void keyed_release(struct ArrowArray *a)
+{
+	keyed *k = a->private_data;
+	if (k->rid.release)
+		k->rid.release(&k->rid);
+	if (k->orig.release)
+		k->orig.release(&k->orig);
+	free(k->ids);
+	free(k);
+	a->release = NULL;
+}
+
+static void schema_node_release(struct ArrowSchema *s)
+{
+	s->release = NULL;
+}
+
+/*
+ * Turns input batch a (schema s; moved, released on every path) into a
+ * batch of _ROW_ID + every input column but the keys (and the keys named
+ * by --columns), matching each row's key in the key map.
+ */
+static int sink_keyed(wstate *st, struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	static struct ArrowSchema rid_field = {"l", "_ROW_ID", NULL, 0, 0, NULL, NULL, schema_node_release, NULL};
+	struct ArrowSchema *skids[1025], out_s;
+	struct ArrowArray out;
+	int kidx[1024];
+	keyed *k = NULL;
+	tio_str key = {0};
+	size_t i, n = 0;
+	int64_t r;
+	int rc;
+
+	if (st->nkeys > 1024 || s->n_children > 1024) {
+		a->release(a);
+		return werror("%s: too many columns", st->input_name);
+	}
+	for (i = 0; i < st->nkeys; i++)
+		if ((kidx[i] = child_index(s, st->keys[i])) < 0) {
+			a->release(a);
+			return werror("%s: key column '%s' is not in the input", st->input_name, st->keys[i]);
+		}
+	if (!st->km && (rc = keymap_load(st)) != CLI_CONTINUE) {
+		a->release(a);
+		return rc;
+	}
+	if (a->null_count != 0) {
+		a->release(a);
+		return werror("%s: null rows at the top level are not supported", st->input_name);
+	}
+	if (!(k = calloc(1, sizeof *k)) || !(k->ids = calloc((size_t)(a->offset + a->length) + 1, sizeof *k->ids))) {
+		if (k)
+			free(k);
+		a->release(a);
+		return woom();
+	}
+	k->orig = *a;
+	a->release = NULL; /* moved into k */
+	for (r = 0; r < k->orig.length; r++) {
+		int null_key;
+		kslot *sl;
+		char disp[512];
+		if (key_text(st, s, &k->orig, kidx, r, &key, &null_key) < 0) {
+			rc = woom();
+			goto fail;
+		}
+		if (null_key >= 0) {
+			rc = werror("%s: input row %" PRId64 ": key column '%s' is null", st->input_name, st->rows + r + 1,
+				    st->keys[null_key]);
+			goto fail;
+		}
+		sl = kfind(st->km, key.p, key.len);
+		key_display(st, key.p, disp, sizeof disp);
+		if (!sl->key) {
+			if (st->km->snapshot < 0)
+				rc = werror("%s: input row %" PRId64 ": key (%s) matches no row: table %s is empty",
+					    st->input_name, st->rows + r + 1, disp, st->table_ident);
+			else
+				rc = werror("%s: input row %" PRId64 ": key (%s) matches no row of table %s (snapshot %" PRId64
+					    ")", st->input_name, st->rows + r + 1, disp, st->table_ident, st->km->snapshot);
+			goto fail;
+		}
+		if (sl->other_id >= 0) {
+			rc = werror("%s: input row %" PRId64 ": key (%s) matches more than one row of table %s (_ROW_ID "
+				    "%" PRId64 " and %" PRId64 "): --key must identify rows uniquely",
+				    st->input_name, st->rows + r + 1, disp, st->table_ident, sl->row_id, sl->other_id);
+			goto fail;
+		}
+		if (sl->used) {
+			rc = werror("%s: input row %" PRId64 ": key (%s) appears more than once in the input",
+				    st->input_name, st->rows + r + 1, disp);
+			goto fail;
+		}
+		sl->used = 1;
+		k->ids[k->orig.offset + r] = sl->row_id;
+	}
+	tio_str_dispose(&key);
+	/* the _ROW_ID child and the non-key children */
+	memset(&k->rid, 0, sizeof k->rid);
+	k->rid.length = k->orig.offset + k->orig.length;
+	k->rid.n_buffers = 2;
+	k->rbuf[0] = NULL;
+	k->rbuf[1] = k->ids;
+	k->rid.buffers = k->rbuf;
+	k->rid.release = keyed_release_rid;
+	k->kids[n] = &k->rid;
+	skids[n++] = &rid_field;
+	for (i = 0; i < (size_t)s->n_children; i++) {
+		const char *name = s->children[i]->name;
+		int keep = !is_key(st, name);
+		if (st->columns) { /* exactly the --columns (a key among them is updated too) */
+			char *copy = strdup(st->columns), *p, *save = NULL;
+			if (!copy) {
+				rc = woom();
+				goto fail_k;
+			}
+			keep = 0;
+			for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+				keep |= !strcmp(p, name);
+			free(copy);
+		}
+		if (!keep)
+			continue;
+		k->kids[n] = k->orig.children[i];
+		skids[n++] = s->children[i];
+	}
+	memset(&out, 0, sizeof out);
+	out.length = k->orig.length;
+	out.offset = k->orig.offset;
+	out.n_buffers = 1;
+	k->pbuf[0] = NULL;
+	out.buffers = k->pbuf;
+	out.n_children = (int64_t)n;
+	out.children = k->kids;
+	out.private_data = k;
+	out.release = keyed_release;
+	memset(&out_s, 0, sizeof out_s);
+	out_s.format = "+s";
+	out_s.name = "";
+	out_s.n_children = (int64_t)n;
+	out_s.children = skids;
+	out_s.release = schema_node_release;
+	st->rows += out.length;
+	return paimon_table_update_write_arrow(st->u, &out, &out_s) < 0 ? wfail() : CLI_CONTINUE;
+fail:
+	tio_str_dispose(&key);
+fail_k:
+	if (k->orig.release)
+		k->orig.release(&k->orig);
+	free(k->ids);
+	free(k);
+	return rc;
+}
+
 /* The update of `paimonc update`, made for the columns of batch schema s. */
 static int update_for(wstate *st, const struct ArrowSchema *s)
 {
@@ -123,8 +534,13 @@ static int update_for(wstate *st, const struct ArrowSchema *s)
 			names[n++] = p;
 	} else {
 		for (j = 0; j < s->n_children && n < 1024; j++)
-			if (strcmp(s->children[j]->name, "_ROW_ID"))
+			if (strcmp(s->children[j]->name, "_ROW_ID") && !is_key(st, s->children[j]->name))
 				names[n++] = s->children[j]->name;
+		if (n == 0) {
+			free(copy);
+			return werror("%s: no columns to update: the input has only %s", st->input_name,
+				      st->nkeys ? "the key columns" : "_ROW_ID");
+		}
 	}
 	rc = paimon_table_update_new(&st->u, st->table, names, n, st->wopts);
 	free(copy);
@@ -140,10 +556,23 @@ static int sink_batch(wstate *st, struct ArrowArray *a, const struct ArrowSchema
 {
 	int rc;
 	if (st->update) {
+		int has_rid = child_index(s, "_ROW_ID") >= 0;
+		if (st->nkeys && has_rid) {
+			a->release(a);
+			return werror("%s: the input has a _ROW_ID column and --key was given: use one or the other",
+				      st->input_name);
+		}
+		if (!st->nkeys && !has_rid) {
+			a->release(a);
+			return werror("%s: the input has no _ROW_ID column: give the row ids, or --key COLUMNS to find "
+				      "them by key", st->input_name);
+		}
 		if ((rc = update_for(st, s)) != CLI_CONTINUE) {
 			a->release(a);
 			return rc;
 		}
+		if (st->nkeys)
+			return sink_keyed(st, a, s);
 		st->rows += a->length;
 		return paimon_table_update_write_arrow(st->u, a, s) < 0 ? wfail() : CLI_CONTINUE;
 	}
@@ -258,7 +687,7 @@ static int read_csv(wstate *st, FILE *f, char delim)
 		if ((rc = add_builder(st, i, col)) != CLI_CONTINUE)
 			goto out;
 	}
-	for (c = 0; c < st->tschema.n_children; c++)
+	for (c = 0; c < st->tschema.n_children && !st->update; c++) /* an update names only some columns */
 		if (!seen[c] && !(st->tschema.children[c]->flags & ARROW_FLAG_NULLABLE)) {
 			rc = werror("%s: line 1: NOT NULL column '%s' is missing from the header", st->input_name,
 				       st->tschema.children[c]->name);
@@ -300,6 +729,33 @@ out:
 
 /* --------------------------------------------------------------- JSONL */
 
+/* `paimonc update` JSON Lines: the columns are the keys of the first object
+ * (an update must not touch the columns the input does not name). */
+static int jsonl_update_columns(wstate *st, json_t *obj, int64_t lineno, int **slotcol)
+{
+	const char *key;
+	json_t *val;
+	size_t n = 0;
+	int rc;
+	if (!(st->cols = calloc((size_t)st->tschema.n_children + 1, sizeof *st->cols)) ||
+	    !(*slotcol = calloc((size_t)st->tschema.n_children + 1, sizeof **slotcol)))
+		return woom();
+	json_object_foreach(obj, key, val) {
+		int col = find_column(st, key);
+		(void)val;
+		if (col < 0)
+			return werror("%s: line %" PRId64 ": key '%s' is not a column of table %s", st->input_name, lineno,
+				      key, st->table_ident);
+		(*slotcol)[n] = col;
+		if ((rc = add_builder(st, n, col)) != CLI_CONTINUE)
+			return rc;
+		st->ncols = ++n;
+	}
+	if (n == 0)
+		return werror("%s: line %" PRId64 ": an empty object names no column", st->input_name, lineno);
+	return CLI_CONTINUE;
+}
+
 static int read_jsonl(wstate *st, FILE *f)
 {
 	char *line = NULL;
@@ -307,15 +763,23 @@ static int read_jsonl(wstate *st, FILE *f)
 	ssize_t n;
 	int64_t lineno = 0, bytes = 0;
 	int rc = CLI_CONTINUE;
+	int *slotcol = NULL;
 	tio_err e;
 
 	st->bytes = &bytes;
-	st->ncols = (size_t)st->tschema.n_children;
-	if (!(st->cols = calloc(st->ncols + 1, sizeof *st->cols)))
-		return woom();
-	for (i = 0; i < st->ncols; i++)
-		if ((rc = add_builder(st, i, (int)i)) != CLI_CONTINUE)
-			return rc;
+	if (!st->update) {
+		st->ncols = (size_t)st->tschema.n_children;
+		if (!(st->cols = calloc(st->ncols + 1, sizeof *st->cols)) ||
+		    !(slotcol = calloc(st->ncols + 1, sizeof *slotcol))) {
+			rc = woom();
+			goto out;
+		}
+		for (i = 0; i < st->ncols; i++) {
+			slotcol[i] = (int)i;
+			if ((rc = add_builder(st, i, (int)i)) != CLI_CONTINUE)
+				goto out;
+		}
+	}
 	errno = 0;
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		json_t *obj;
@@ -340,16 +804,31 @@ static int read_jsonl(wstate *st, FILE *f)
 			rc = werror("%s: line %" PRId64 ": expected a JSON object", st->input_name, lineno);
 			goto out;
 		}
+		if (!slotcol && (rc = jsonl_update_columns(st, obj, lineno, &slotcol)) != CLI_CONTINUE) {
+			json_decref(obj);
+			goto out;
+		}
 		json_object_foreach(obj, key, val) {
-			if (find_column(st, key) < 0) {
+			int col = find_column(st, key), known = 0;
+			if (col < 0) {
 				rc = werror("%s: line %" PRId64 ": key '%s' is not a column of the table", st->input_name,
 					       lineno, key);
 				json_decref(obj);
 				goto out;
 			}
+			for (i = 0; i < st->ncols && !known; i++)
+				known = slotcol[i] == col;
+			if (!known) {
+				rc = werror("%s: line %" PRId64 ": key '%s' is not among the keys of the first line (an "
+					    "update's columns are the first line's keys)",
+					    st->input_name, lineno, key);
+				json_decref(obj);
+				goto out;
+			}
 		}
 		for (i = 0; i < st->ncols; i++) {
-			int vr = tio_col_append_json(st->cols[i], json_object_get(obj, st->tschema.children[i]->name), &e);
+			int vr = tio_col_append_json(st->cols[i], json_object_get(obj, st->tschema.children[slotcol[i]]->name),
+						     &e);
 			if (vr < 0) {
 				json_decref(obj);
 				rc = vr == TIO_ENOMEM ? woom() : value_error(st, lineno, &e);
@@ -367,6 +846,7 @@ static int read_jsonl(wstate *st, FILE *f)
 	rc = flush_batch(st);
 out:
 	st->bytes = NULL;
+	free(slotcol);
 	free(line);
 	return rc;
 }
@@ -518,7 +998,8 @@ static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
 
 static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 {
-	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input, *cols_arg = NULL;
+	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input, *cols_arg = NULL,
+		   *key_arg = NULL;
 	size_t npos, i;
 	int overwrite = 0, rc;
 	enum in_format fmt = IN_CSV;
@@ -554,7 +1035,10 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 		{CLI_OPT_VALUE, 'f', "format", "FMT", "input format: parquet, csv, tsv or jsonl (default: from the file name)",
 		 &fmt_arg, 0},
 		{CLI_OPT_VALUE, 'c', "columns", "A,B,...",
-		 "the columns to update (default: every input column but _ROW_ID)", &cols_arg, 0},
+		 "the columns to update (default: every input column but _ROW_ID and the --key columns)", &cols_arg, 0},
+		{CLI_OPT_VALUE, 'k', "key", "A,B,...",
+		 "find each input row's _ROW_ID by these columns (the input then has no _ROW_ID): every input key "
+		 "must match exactly one row of the table", &key_arg, 0},
 		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE", "write option, e.g. file.compression=zstd; commit.* go to "
 		 "the committer (repeatable)", &optlist, 0},
 		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
@@ -583,6 +1067,8 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 		goto out;
 	}
 	if (part_arg && (rc = parse_partition(ctx, part_arg, &part)) != CLI_CONTINUE)
+		goto out;
+	if (key_arg && (rc = cli_split_names(ctx, "--key", key_arg, &st.keys, &st.nkeys)) != CLI_CONTINUE)
 		goto out;
 	if (paimon_options_new(&wopts) < 0 || paimon_options_new(&copts) < 0) {
 		rc = wfail();
@@ -614,6 +1100,18 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 		goto out;
 	}
 	st.table_ident = pos[0];
+	for (i = 0; i < st.nkeys; i++) {
+		size_t j;
+		if (!strcmp(st.keys[i], "_ROW_ID") || child_index(&st.tschema, st.keys[i]) < 0) {
+			rc = werror("--key: '%s' is not a column of table %s", st.keys[i], pos[0]);
+			goto out;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(st.keys[i], st.keys[j])) {
+				rc = cli_usage_error(ctx, "--key names '%s' twice", st.keys[i]);
+				goto out;
+			}
+	}
 	st.update = update;
 	st.table = t;
 	st.wopts = wopts;
@@ -741,6 +1239,9 @@ out:
 		paimon_table_write_free(st.w);
 	if (st.u)
 		paimon_table_update_free(st.u);
+	keymap_free(st.km);
+	if (st.keys)
+		cli_names_free(st.keys, st.nkeys);
 	if (st.tschema.release)
 		st.tschema.release(&st.tschema);
 	if (full.release)
@@ -767,12 +1268,21 @@ static int update_main(cli_ctx *ctx, int argc, char **argv)
 
 const cli_cmd cli_cmd_update = {
 	"update", update_main,
-	"DB.TABLE INPUT [--columns A,B,...] [--format parquet|csv|jsonl] [--option K=V]...",
-	"Update columns of rows of a data-evolution table by _ROW_ID from a Parquet, CSV or JSON Lines file.",
+	"DB.TABLE INPUT [--key A,B,...] [--columns A,B,...] [--format parquet|csv|jsonl] [--option K=V]...",
+	"Update columns of rows of a data-evolution table by _ROW_ID (or by key) from a Parquet, CSV or JSON Lines "
+	"file.",
 	"The input has a _ROW_ID column and the new values of the columns to update (--columns, default: every\n"
-	"input column but _ROW_ID); values as for `paimonc write`. Each touched file group gets one new file\n"
-	"holding only those columns (nothing else is rewritten), committed as one snapshot. A _ROW_ID that is no\n"
-	"row of the table, a row id given twice, a partition or unknown column is an error naming it.\n"
+	"input column but _ROW_ID); values as for `paimonc write`. CSV: the header names the columns; JSON\n"
+	"Lines: the keys of the first line are the columns (a missing key on a later line is null, a key the\n"
+	"first line lacks is an error). Each touched file group gets one new file holding only those columns\n"
+	"(nothing else is rewritten), committed as one snapshot. A _ROW_ID that is no row of the table, a row\n"
+	"id given twice, a partition or unknown column is an error naming it.\n"
+	"--key A,B: the input has no _ROW_ID but the key columns; the table's key columns and _ROW_ID are read\n"
+	"at the snapshot the update is planned on and each input row gets the _ROW_ID of the row with equal\n"
+	"key values (compared as their text, so an INT input key matches a BIGINT column). The key columns are\n"
+	"not updated unless --columns names them. Errors, each naming the key value, and nothing is committed:\n"
+	"a key that matches no row, a key that matches more than one row of the table (the key does not\n"
+	"identify rows), a key given twice in the input, a null key value (a null never matches).\n"
 	"Prints the new snapshot id with the rows updated and files written (--json: {\"snapshotId\", \"rows\",\n"
 	"\"files\"}).\n",
 	2, 2,

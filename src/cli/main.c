@@ -31,8 +31,8 @@ static const cli_cmd cmd_snapshots = {
 };
 
 /* Commands without a group. */
-static const cli_cmd *const direct_cmds[] = {&cli_cmd_write, &cli_cmd_update, &cli_cmd_read, &cmd_snapshots,
-					      &cli_cmd_remove_orphan_files};
+static const cli_cmd *const direct_cmds[] = {&cli_cmd_write, &cli_cmd_update, &cli_cmd_read, &cli_cmd_files,
+					      &cmd_snapshots, &cli_cmd_remove_orphan_files};
 #define NDIRECT (sizeof direct_cmds / sizeof direct_cmds[0])
 
 static const cli_cmd *find_direct(const char *name)
@@ -144,7 +144,7 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 	}
 	if (i >= argc)
 		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet) or "
-					     "command (write, update, read, snapshots, remove-orphan-files)");
+					     "command (write, update, read, files, snapshots, remove-orphan-files)");
 	if (strcmp(argv[i], "help") == 0)
 		return help_command(ctx, argc - i - 1, argv + i + 1);
 	if ((c = find_direct(argv[i]))) {
