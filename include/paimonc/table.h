@@ -116,6 +116,15 @@ PAIMON_EXTERN(int) paimon_table_update_prepare_commit(paimon_table_update *u, pa
 /** Frees; files written but not returned by prepare_commit are deleted. */
 PAIMON_EXTERN(void) paimon_table_update_free(paimon_table_update *u);
 
+/**
+ * PAIMON_EINVAL naming the option and the table when opts (dynamic options
+ * of a read, write, update, delete or commit) would change an immutable
+ * table option (Java CoreOptions @Immutable: row-tracking.enabled,
+ * data-evolution.enabled, bucket-key, ...); writes, updates, deletes,
+ * commits and read-builder options check this themselves.
+ */
+PAIMON_EXTERN(int) paimon_table_check_dynamic_options(const paimon_table *t, const paimon_options *opts);
+
 /* ------------------------------------------------- deletes (deletion vectors) */
 
 /**

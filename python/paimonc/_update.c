@@ -291,7 +291,27 @@ static PyObject *mod_table_delete_by_predicate(PyObject *m, PyObject *args)
 	return pm_py_message_wrap(msg);
 }
 
+/* table_check_options(table, options dict) -> None; raises on an immutable change */
+static PyObject *mod_table_check_options(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o;
+	paimon_options *opts = NULL;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OO:table_check_options", &table, &opts_o))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL || options_arg(opts_o, &opts, "table options") < 0)
+		return NULL;
+	rc = paimon_table_check_dynamic_options(t, opts);
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef update_api_methods[] = {
+	{"table_check_options", mod_table_check_options, METH_VARARGS, "(table, options) -> None"},
 	{"table_update_new", mod_table_update_new, METH_VARARGS, "(table, columns, options|None) -> TableUpdate"},
 	{"table_delete_by_row_id", mod_table_delete_by_row_id, METH_VARARGS,
 	 "(table, int64 buffer, options|None) -> CommitMessage"},

@@ -35,6 +35,10 @@ class TableApiMixin:
         options = dict(options)
         if "bucket" in options and str(options["bucket"]) != str(self.options.get("bucket", "-1")):
             raise InvalidArgumentError("Cannot change bucket number")
+        # immutable options (row-tracking.enabled, data-evolution.enabled, ...)
+        # cannot change on a copy either (Java checkImmutability)
+        from . import _native
+        _native.table_check_options(self._t, {str(k): str(v) for k, v in options.items() if v is not None})
         t = object.__new__(type(self))
         t.__dict__.update(self.__dict__)
         merged = dict(self.options)

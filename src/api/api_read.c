@@ -358,6 +358,8 @@ int paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, co
 	int rc;
 	if (!rb || !key)
 		return pm_err(PAIMON_EINVAL, "paimon_read_builder_with_option: NULL argument");
+	if ((rc = pm_api_check_dynamic_option(rb->t, key, value)) != 0)
+		return rc;
 	if (value && !strcmp(key, "read.batch-size")) {
 		long long v;
 		if (pm_parse_i64(value, &v) != 0 || v <= 0)

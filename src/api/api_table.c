@@ -7,6 +7,7 @@
 #include "core/mem.h"
 
 #include <string.h>
+#include <strings.h>
 
 const char *paimon_table_identifier(const paimon_table *t) { return t->identifier; }
 const char *paimon_table_path(const paimon_table *t) { return t->path; }
@@ -174,4 +175,35 @@ int paimon_table_tag_snapshot(paimon_table *t, const char *name, paimon_snapshot
 	if ((rc = pm_snapshot_handle_new(s, out)) != 0)
 		pm_snapshot_free(s);
 	return rc;
+}
+
+/* ------------------------------------------------ dynamic options */
+
+int pm_api_check_dynamic_option(const paimon_table *t, const char *key, const char *value)
+{
+	const char *old;
+	if (!key || !value || !pm_schema_option_is_immutable(key))
+		return 0;
+	old = pm_strmap_get(&t->schema->schema->options, key);
+	if (old ? !strcmp(old, value) : !strcasecmp(value, "false"))
+		return 0;
+	return pm_err(PAIMON_EINVAL, "option '%s' of table '%s' cannot be changed ('%s' -> '%s'): it is immutable",
+		      key, t->identifier, old ? old : "(unset)", value);
+}
+
+int pm_api_check_dynamic_options(const paimon_table *t, const pm_strmap *opts)
+{
+	size_t i;
+	int rc;
+	for (i = 0; opts && i < opts->len; i++)
+		if ((rc = pm_api_check_dynamic_option(t, opts->keys[i], opts->vals[i])) != 0)
+			return rc;
+	return 0;
+}
+
+int paimon_table_check_dynamic_options(const paimon_table *t, const paimon_options *opts)
+{
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "paimon_table_check_dynamic_options: NULL table");
+	return pm_api_check_dynamic_options(t, opts ? &opts->map : NULL);
 }

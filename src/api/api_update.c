@@ -28,7 +28,7 @@ int paimon_table_update_new(paimon_table_update **out, paimon_table *t, const ch
 	if (!out || !t || (n && !columns))
 		return pm_err(PAIMON_EINVAL, "paimon_table_update_new: NULL argument");
 	*out = NULL;
-	if ((rc = pm_api_refuse_system(t, "update")))
+	if ((rc = pm_api_refuse_system(t, "update")) || (rc = pm_api_check_dynamic_options(t, opts ? &opts->map : NULL)))
 		return rc;
 	for (i = 0; i < n && !rc; i++)
 		rc = columns[i] ? pm_strlist_push(&cols, columns[i])
@@ -124,7 +124,7 @@ int pm_api_delete_at(paimon_table *t, int64_t snapshot_id, const int64_t *row_id
 	if (!t || !out || (n && !row_ids))
 		return pm_err(PAIMON_EINVAL, "paimon_table_delete_by_row_id: NULL argument");
 	*out = NULL;
-	if ((rc = pm_api_refuse_system(t, "delete")))
+	if ((rc = pm_api_refuse_system(t, "delete")) || (rc = pm_api_check_dynamic_options(t, opts ? &opts->map : NULL)))
 		return rc;
 	if ((rc = pm_row_id_delete_run(t->io, t->path, t->schema->schema, opts ? &opts->map : NULL, snapshot_id, row_ids,
 				       n, &d)) != 0)

@@ -58,7 +58,7 @@ int paimon_table_write_new(paimon_table_write **out, paimon_table *t, const paim
 	if (!out || !t)
 		return pm_err(PAIMON_EINVAL, "paimon_table_write_new: NULL argument");
 	*out = NULL;
-	if ((rc = pm_api_refuse_system(t, "write")))
+	if ((rc = pm_api_refuse_system(t, "write")) || (rc = pm_api_check_dynamic_options(t, opts ? &opts->map : NULL)))
 		return rc;
 	if ((rc = refuse_blob_columns(t)))
 		return rc;
@@ -295,7 +295,7 @@ int paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const pa
 	if (!out || !t)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_new: NULL argument");
 	*out = NULL;
-	if ((rc = pm_api_refuse_system(t, "commit")))
+	if ((rc = pm_api_refuse_system(t, "commit")) || (rc = pm_api_check_dynamic_options(t, opts ? &opts->map : NULL)))
 		return rc;
 	if (!(h = pm_calloc(1, sizeof *h)))
 		return PAIMON_ENOMEM;

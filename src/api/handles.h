@@ -48,6 +48,13 @@ struct paimon_table {
 	int row_tracking_view;
 };
 
+/* api_table.c: PAIMON_EINVAL naming the key and the table when a dynamic
+ * option (opts may be NULL) changes an immutable table option (Java
+ * AbstractFileStoreTable.checkImmutability): row-tracking.enabled,
+ * data-evolution.enabled, bucket-key, ... */
+int pm_api_check_dynamic_options(const struct paimon_table *t, const pm_strmap *opts);
+int pm_api_check_dynamic_option(const struct paimon_table *t, const char *key, const char *value);
+
 /* PAIMON_EINVAL for a write-side call (what) on a read-only system table. */
 static inline int pm_api_refuse_system(const struct paimon_table *t, const char *what)
 {

@@ -129,4 +129,14 @@ int pm_schema_load_latest(pm_fileio *io, const char *table_path, pm_table_schema
 /* Publishes schema-<s->id> with no-overwrite; PAIMON_EEXISTS if taken. */
 int pm_schema_commit(pm_fileio *io, const char *table_path, const pm_table_schema *s);
 
+/* A boolean table option as Java reads it (Boolean.parseBoolean: "true"
+ * in any case): from override (may be NULL; empty values ignored), else
+ * the schema's options; absent = false. */
+int pm_schema_option_true(const pm_table_schema *s, const pm_strmap *override, const char *key);
+
+/* 1 for an option that cannot change once the table has snapshots (Java's
+ * CoreOptions @Immutable: bucket-key, row-tracking.enabled,
+ * data-evolution.enabled, ...), neither by ALTER nor as a dynamic option. */
+int pm_schema_option_is_immutable(const char *key);
+
 #endif

@@ -40,7 +40,7 @@ static const char *const immutable_options[] = {
 	"blob-field", "blob-descriptor-field", "blob-view-field", "pk-clustering-override",
 };
 
-static int is_immutable(const char *key)
+int pm_schema_option_is_immutable(const char *key)
 {
 	size_t i;
 	for (i = 0; i < sizeof immutable_options / sizeof immutable_options[0]; i++)
@@ -65,7 +65,7 @@ static int parse_bucket(const char *v, long long *out)
 /* SchemaManager.checkAlterTableOption (only called when the table has snapshots). */
 static int check_alter_option(const pm_strmap *old, const char *key, const char *old_value, const char *new_value)
 {
-	if (is_immutable(key))
+	if (pm_schema_option_is_immutable(key))
 		return pm_err(PAIMON_EINVAL, "Change '%s' is not supported yet.", key);
 	if (strcmp(key, "bucket") == 0) {
 		long long ob = -1, nb;
@@ -97,7 +97,7 @@ static int check_alter_option(const pm_strmap *old, const char *key, const char 
 
 static int check_reset_option(const pm_strmap *old, const char *key)
 {
-	if (is_immutable(key))
+	if (pm_schema_option_is_immutable(key))
 		return pm_err(PAIMON_EINVAL, "Change '%s' is not supported yet.", key);
 	if (strcmp(key, "bucket") == 0)
 		return pm_err(PAIMON_EINVAL, "Cannot reset %s.", key);
@@ -687,4 +687,12 @@ fail:
 	pm_buf_dispose(&b1);
 	pm_buf_dispose(&b2);
 	return rc;
+}
+
+int pm_schema_option_true(const pm_table_schema *s, const pm_strmap *override, const char *key)
+{
+	const char *v = override ? pm_strmap_get(override, key) : NULL;
+	if (!v || !*v)
+		v = pm_strmap_get(&s->options, key);
+	return java_bool(v, 0);
 }

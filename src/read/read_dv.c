@@ -67,8 +67,9 @@ int pm_read_dv_get(pm_read_dvs *d, const pm_split *sp, const char *key_file, pm_
 }
 
 typedef struct clear_ctx {
+	const pm_dv *dv;
 	uint8_t *sel;
-	int64_t base;     /* position of sel[0] within this run */
+	int64_t base;     /* position of sel[0] within the current run */
 	int64_t deleted;
 } clear_ctx;
 
@@ -80,45 +81,37 @@ static int clear_pos(void *vc, int64_t pos)
 	return 0;
 }
 
+/* One run of positions [pos, pos + m) = sel[k, k + m). */
+static int clear_run(void *vc, int64_t k, int64_t pos, int64_t m)
+{
+	clear_ctx *c = vc;
+	uint8_t *sel = c->sel;
+	int rc;
+	if (!pm_dv_count_range(c->dv, pos, (uint64_t)m))
+		return 0;
+	c->sel = sel + k;
+	c->base = pos;
+	rc = pm_dv_foreach(c->dv, pos, pos + m, clear_pos, c);
+	c->sel = sel;
+	return rc;
+}
+
 int pm_read_dv_select(const pm_dv *dv, pm_pos_cursor *c, int64_t n, uint8_t *sel, int64_t *kept)
 {
-	int64_t k = 0, deleted = 0;
+	clear_ctx cc;
+	int rc;
 	if (!dv) {
 		*kept = n;
 		return pm_pos_cursor_take(c, n, 0, NULL);
 	}
 	if (n > 0)
 		memset(sel, 1, (size_t)n);
-	while (k < n) {
-		int64_t end, m;
-		if (c->r) {
-			if (c->i >= c->n)
-				return pm_err(PAIMON_ECORRUPT, "file reader returned more rows than its row selection");
-			end = c->r[2 * c->i + 1];
-		} else {
-			end = c->rows;
-			if (c->pos >= end)
-				return pm_err(PAIMON_ECORRUPT, "file reader returned more rows than the file has (%lld)",
-					      (long long)c->rows);
-		}
-		m = end - c->pos;
-		if (m > n - k)
-			m = n - k;
-		if (pm_dv_count_range(dv, c->pos, (uint64_t)m)) {
-			clear_ctx cc;
-			int rc;
-			cc.sel = sel + k;
-			cc.base = c->pos;
-			cc.deleted = 0;
-			if ((rc = pm_dv_foreach(dv, c->pos, c->pos + m, clear_pos, &cc)) != 0)
-				return rc;
-			deleted += cc.deleted;
-		}
-		k += m;
-		c->pos += m;
-		if (c->r && c->pos >= end && ++c->i < c->n)
-			c->pos = c->r[2 * c->i];
-	}
-	*kept = n - deleted;
+	cc.dv = dv;
+	cc.sel = sel;
+	cc.base = 0;
+	cc.deleted = 0;
+	if ((rc = pm_pos_cursor_runs(c, n, clear_run, &cc)) != 0)
+		return rc;
+	*kept = n - cc.deleted;
 	return 0;
 }

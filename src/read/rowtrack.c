@@ -25,7 +25,8 @@ void pm_pos_cursor_init(pm_pos_cursor *c, const int64_t *ranges, size_t n, int64
 	c->pos = ranges && n ? ranges[0] : 0;
 }
 
-int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out)
+int pm_pos_cursor_runs(pm_pos_cursor *c, int64_t n, int (*fn)(void *ctx, int64_t k, int64_t pos, int64_t m),
+		       void *ctx)
 {
 	int64_t k = 0;
 	while (k < n) {
@@ -43,10 +44,10 @@ int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out)
 		m = end - c->pos;
 		if (m > n - k)
 			m = n - k;
-		if (out) {
-			int64_t j;
-			for (j = 0; j < m; j++)
-				out[k + j] = base + c->pos + j;
+		if (fn) {
+			int rc = fn(ctx, k, c->pos, m);
+			if (rc)
+				return rc;
 		}
 		k += m;
 		c->pos += m;
@@ -54,6 +55,27 @@ int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out)
 			c->pos = c->r[2 * c->i];
 	}
 	return 0;
+}
+
+typedef struct take_ctx {
+	int64_t base, *out;
+} take_ctx;
+
+static int take_run(void *vc, int64_t k, int64_t pos, int64_t m)
+{
+	take_ctx *t = vc;
+	int64_t j;
+	for (j = 0; j < m; j++)
+		t->out[k + j] = t->base + pos + j;
+	return 0;
+}
+
+int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out)
+{
+	take_ctx t;
+	t.base = base;
+	t.out = out;
+	return pm_pos_cursor_runs(c, n, out ? take_run : NULL, &t);
 }
 
 /* Fills *out (non-null int64) with n values: positions + base, or seq. */

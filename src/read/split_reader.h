@@ -101,6 +101,11 @@ void pm_pos_cursor_init(pm_pos_cursor *c, const int64_t *ranges, size_t n, int64
 /* Consumes the positions of the next n rows; out (may be NULL) gets
  * base + position for each. PAIMON_ECORRUPT past the selection. */
 int pm_pos_cursor_take(pm_pos_cursor *c, int64_t n, int64_t base, int64_t *out);
+/* The same walk by contiguous runs: fn (may be NULL) gets, per run, the
+ * index k of its first row among the n, its first position and its length
+ * m; a non-zero return of fn stops the walk and is returned. */
+int pm_pos_cursor_runs(pm_pos_cursor *c, int64_t n, int (*fn)(void *ctx, int64_t k, int64_t pos, int64_t m),
+		       void *ctx);
 
 /*
  * The system column field_id (_ROW_ID or _SEQUENCE_NUMBER) for the next n

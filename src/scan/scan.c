@@ -1312,19 +1312,10 @@ out:
 
 /* ------------------------------------------------------------------ plan */
 
-/* A boolean option: from the read options, else the table's. */
-static int option_true(const pm_table_schema *schema, const pm_strmap *opts, const char *key)
-{
-	const char *v = opt(opts, key);
-	if (!v)
-		v = pm_strmap_get(&schema->options, key);
-	return v && !strcasecmp(v, "true");
-}
-
 /* data-evolution.enabled: from the read options, else the table's. */
 static int data_evolution_enabled(const pm_table_schema *schema, const pm_strmap *opts)
 {
-	return option_true(schema, opts, "data-evolution.enabled");
+	return pm_schema_option_true(schema, opts, "data-evolution.enabled");
 }
 
 void pm_scan_plan_dispose(pm_scan_plan *p)
@@ -1417,7 +1408,7 @@ int pm_scan_plan_run_ex(pm_fileio *io, const char *table_path, const pm_table_sc
 			out->files_selected++;
 	if (!pred && !(x && x->has_row_ranges))
 		out->files_total = out->files_selected;
-	dv = option_true(schema, opts, "deletion-vectors.enabled") && out->snapshot->index_manifest;
+	dv = pm_schema_option_true(schema, opts, "deletion-vectors.enabled") && out->snapshot->index_manifest;
 	if ((rc = make_splits(&live, out->snapshot_id, target, open_cost, data_evolution_enabled(schema, opts), dv, x,
 			      schemas, c.data_evolution && pred && c.need_stats ? &c : NULL, out)) != 0)
 		goto fail;

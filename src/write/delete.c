@@ -11,15 +11,6 @@
 #include "meta/deletion_vector.h"
 #include "write/update.h"
 
-static int opt_true(const pm_table_schema *s, const pm_strmap *o, const char *key)
-{
-	const char *v = o ? pm_strmap_get(o, key) : NULL;
-	int b = 0;
-	if (!v)
-		v = pm_strmap_get(&s->options, key);
-	return v && !pm_parse_bool(v, &b) && b;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -95,11 +86,11 @@ int pm_row_id_delete_run(pm_fileio *io, const char *table_path, const pm_table_s
 	memset(&dvs, 0, sizeof dvs);
 	if (s->primary_keys.len)
 		return pm_err(PAIMON_EINVAL, "delete by row id: table %s has a primary key", table_path);
-	if (!opt_true(s, opts, "data-evolution.enabled"))
+	if (!pm_schema_option_true(s, opts, "data-evolution.enabled"))
 		return pm_err(PAIMON_EINVAL, "delete requires 'data-evolution.enabled' = 'true' (table %s)", table_path);
-	if (!opt_true(s, opts, "row-tracking.enabled"))
+	if (!pm_schema_option_true(s, opts, "row-tracking.enabled"))
 		return pm_err(PAIMON_EINVAL, "delete requires 'row-tracking.enabled' = 'true' (table %s)", table_path);
-	if (!opt_true(s, opts, "deletion-vectors.enabled"))
+	if (!pm_schema_option_true(s, opts, "deletion-vectors.enabled"))
 		return pm_err(PAIMON_EINVAL, "delete requires 'deletion-vectors.enabled' = 'true' (table %s)",
 			      table_path);
 	if ((rc = pm_dv_format_from_options(opts, &fmt)) != 0 ||

@@ -68,15 +68,6 @@ static void noop_release(struct ArrowArray *a)
 	a->release = NULL;
 }
 
-static int opt_true(const pm_table_schema *s, const pm_strmap *o, const char *key)
-{
-	const char *v = o ? pm_strmap_get(o, key) : NULL;
-	int b = 0;
-	if (!v)
-		v = pm_strmap_get(&s->options, key);
-	return v && !pm_parse_bool(v, &b) && b;
-}
-
 static int cmp_entry_range(const void *a, const void *b)
 {
 	const pm_manifest_entry *x = *(const pm_manifest_entry *const *)a, *y = *(const pm_manifest_entry *const *)b;
@@ -251,7 +242,8 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 		return pm_err(PAIMON_EINVAL, "update: no update columns given (table %s)", table_path);
 	if (s->primary_keys.len)
 		return pm_err(PAIMON_EINVAL, "update by row id: table %s has a primary key", table_path);
-	if (!opt_true(s, opts, "row-tracking.enabled") || !opt_true(s, opts, "data-evolution.enabled"))
+	if (!pm_schema_option_true(s, opts, "row-tracking.enabled") ||
+	    !pm_schema_option_true(s, opts, "data-evolution.enabled"))
 		return pm_err(PAIMON_EINVAL, "update by row id needs 'row-tracking.enabled' = 'true' and "
 			      "'data-evolution.enabled' = 'true' (table %s)", table_path);
 	if ((rc = pm_partition_info_init(&pi, s)))

@@ -256,3 +256,17 @@ def test_update_by_predicate(tmp_path):
     got = read_paimonc(cat, "db.t", ["id", "tag"])
     assert [r["tag"] for r in got] == [rows[i]["tag"] if i < 6 else 7 for i in range(10)]
     assert [r["tag"] for r in read_pypaimon(wh, "db.t", ["id", "tag"])] == [r["tag"] for r in got]
+
+
+def test_data_evolution_option_flipped_on_a_copy(tmp_path):
+    """Immutable options (row-tracking.enabled, data-evolution.enabled) cannot change on a
+    copy (Java checkImmutability); other dynamic options still can."""
+    cat, t = _de_table(tmp_path)
+    for key, val in (("data-evolution.enabled", "false"), ("row-tracking.enabled", "false")):
+        with pytest.raises(InvalidArgumentError, match="option '%s' of table 'db.t' cannot be changed" % key):
+            t.copy({key: val})
+    assert t.copy({"data-evolution.enabled": "true", "read.batch-size": "7"}).options["read.batch-size"] == "7"
+    cat.create_table("db.plain", paimonc.Schema.from_pyarrow_schema(SCHEMA), False)
+    with pytest.raises(InvalidArgumentError, match="row-tracking.enabled.*'\\(unset\\)' -> 'true'"):
+        cat.get_table("db.plain").copy({"row-tracking.enabled": "true"})
+    cat.get_table("db.plain").copy({"row-tracking.enabled": "false"})
