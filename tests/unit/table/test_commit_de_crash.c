@@ -16,19 +16,17 @@
  * identifier leaves exactly one snapshot carrying them, in the new state.
  */
 #include "test.h"
+#include "crashfix.h"
 #include "paimonc/paimonc.h"
 #include "paimonc/table.h"
 #include "core/mem.h"
 #include "io/fileio.h"
-#include "io/fileio_fault.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
 #include "api/handles.h"
 #include "commit/commit.h"
 
-#include <errno.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define USER "crash-user"
@@ -188,13 +186,7 @@ static pm_snapshot *snap_of(paimon_table *t, int64_t id)
 	return s;
 }
 
-static int64_t latest_id(paimon_table *t)
-{
-	int64_t id = 0;
-	int found = 0;
-	CHECK_OK(pm_snapshot_latest_id(t->io, t->path, &id, &found));
-	return found ? id : 0;
-}
+#define latest_id crashfix_latest
 
 /* The live entry named name in the latest snapshot (copied into out), 1 if found. */
 static int live_entry(paimon_table *t, const char *name, pm_manifest_entry *out)
@@ -348,140 +340,38 @@ static int state(paimon_table *t, int with_delete)
 	return ok ? isnew : -1;
 }
 
-static int commits_of_user(paimon_table *t)
+static int run_update(paimon_table *t, pm_fileio *io)
 {
-	int64_t id, last = latest_id(t);
-	int n = 0;
-	for (id = 1; id <= last; id++) {
-		pm_snapshot *s = NULL;
-		if (pm_snapshot_load(t->io, t->path, id, &s) == 0) {
-			n += s->commit_user && !strcmp(s->commit_user, USER) && s->commit_identifier == IDENT;
-			pm_snapshot_free(s);
-		} else {
-			paimon_error_clear();
-		}
-	}
-	return n;
+	return run_commit(t, io, 0);
 }
 
-static void rm_rf(const char *dir)
+static int run_delete_update(paimon_table *t, pm_fileio *io)
 {
-	char cmd[4300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
+	return run_commit(t, io, 1);
 }
 
-/* After a fault or crash: old or new, then a retry commits exactly once. */
-static void verify(paimon_table *t, int with_delete, int *olds, int *news, const char *what, uint64_t at)
+static int state_update(paimon_table *t)
 {
-	pm_fileio *io = NULL;
-	int st = state(t, with_delete);
-	if (st < 0)
-		fprintf(stderr, "  after %s at write op %llu\n", what, (unsigned long long)at);
-	CHECK(st >= 0);
-	if (st == 0)
-		(*olds)++;
-	else if (st == 1)
-		(*news)++;
-	CHECK_OK(pm_fileio_local_new(&io));
-	CHECK_OK(run_commit(t, io, with_delete));
-	pm_fileio_close(io);
-	CHECK(state(t, with_delete) == 1);
-	CHECK(commits_of_user(t) == 1);
+	return state(t, 0);
 }
 
-static void crash_workload(int with_delete)
+static int state_delete_update(paimon_table *t)
 {
-	pm_fault_plan plan;
-	pm_fault_ctl *ctl = NULL;
-	pm_fileio *inner = NULL, *fio = NULL;
-	uint64_t n, i;
-	char *dir;
-	paimon_table *t;
-	int olds = 0, news = 0, runs = 0, m;
-	static const pm_fault_action modes[] = {PM_FAULT_CRASH_BEFORE, PM_FAULT_CRASH_AFTER, PM_FAULT_CRASH_TORN};
-
-	/* dry run: the write operations of the commit */
-	t = setup(&dir);
-	memset(&plan, 0, sizeof plan);
-	plan.ops_mask = PM_FOP_WRITES;
-	CHECK_OK(pm_fault_ctl_new(&plan, &ctl));
-	CHECK_OK(pm_fileio_local_new(&inner));
-	CHECK_OK(pm_fileio_fault_new(ctl, inner, &fio));
-	CHECK_OK(run_commit(t, fio, with_delete));
-	n = pm_fault_ctl_count(ctl);
-	CHECK(state(t, with_delete) == 1);
-	CHECK(n >= 6); /* sync, manifest, 2 lists, (index manifest), snapshot, hint */
-	pm_fileio_close(fio);
-	pm_fault_ctl_free(ctl);
-	paimon_table_free(t);
-	rm_rf(dir);
-	free(dir);
-
-	for (i = 1; i <= n; i++) {
-		/* an I/O error in process */
-		t = setup(&dir);
-		memset(&plan, 0, sizeof plan);
-		plan.at = i;
-		plan.ops_mask = PM_FOP_WRITES;
-		plan.action = PM_FAULT_FAIL;
-		plan.err = EIO;
-		CHECK_OK(pm_fault_ctl_new(&plan, &ctl));
-		CHECK_OK(pm_fileio_local_new(&inner));
-		CHECK_OK(pm_fileio_fault_new(ctl, inner, &fio));
-		(void)run_commit(t, fio, with_delete);
-		paimon_error_clear();
-		pm_fileio_close(fio);
-		pm_fault_ctl_free(ctl);
-		verify(t, with_delete, &olds, &news, "EIO", i);
-		runs++;
-		paimon_table_free(t);
-		rm_rf(dir);
-		free(dir);
-
-		/* the process dies at the operation */
-		for (m = 0; m < 3; m++) {
-			pid_t pid;
-			int status = 0;
-			t = setup(&dir);
-			fflush(NULL);
-			pid = fork();
-			if (pid == 0) {
-				memset(&plan, 0, sizeof plan);
-				plan.at = i;
-				plan.ops_mask = PM_FOP_WRITES;
-				plan.action = modes[m];
-				if (pm_fault_ctl_new(&plan, &ctl) || pm_fileio_local_new(&inner) ||
-				    pm_fileio_fault_new(ctl, inner, &fio))
-					_exit(2);
-				(void)run_commit(t, fio, with_delete);
-				_exit(0);
-			}
-			CHECK(pid > 0);
-			waitpid(pid, &status, 0);
-			CHECK(WIFEXITED(status) && (WEXITSTATUS(status) == 86 || WEXITSTATUS(status) == 0));
-			verify(t, with_delete, &olds, &news, m == 0 ? "crash before" : m == 1 ? "crash after" : "torn write",
-			       i);
-			runs++;
-			paimon_table_free(t);
-			rm_rf(dir);
-			free(dir);
-		}
-	}
-	printf("  %s: %llu write ops, %d runs: %d left the old state, %d the new one; every retry committed once\n",
-	       with_delete ? "delete+update" : "update", (unsigned long long)n, runs, olds, news);
-	CHECK(olds > 0 && news > 0);
+	return state(t, 1);
 }
 
+/* sync, manifest, 2 lists, (index manifest), snapshot, hint */
 static void crash_update(void)
 {
-	crash_workload(0);
+	static const crash_workload w = {"update", USER, IDENT, 6, setup, run_update, state_update};
+	crash_matrix(&w);
 }
 
 static void crash_delete_update(void)
 {
-	crash_workload(1);
+	static const crash_workload w = {"delete+update", USER, IDENT, 6, setup, run_delete_update,
+					 state_delete_update};
+	crash_matrix(&w);
 }
 
 TEST_MAIN(T(crash_update), T(crash_delete_update))

@@ -9,6 +9,7 @@
  * rows, and a retry (same commit user and identifier) commits once.
  */
 #include "test.h"
+#include "crashfix.h"
 #include "paimonc/paimonc.h"
 #include "paimonc/table.h"
 #include "api/handles.h"
@@ -16,25 +17,15 @@
 #include "commit/commit.h"
 #include "core/mem.h"
 #include "io/fileio.h"
-#include "io/fileio_fault.h"
 #include "meta/deletion_vector.h"
 #include "meta/snapshot.h"
 #include "write/delete.h"
 
-#include <errno.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define USER "delete-user"
 #define IDENT 100
 
-static void rm_rf(const char *dir)
-{
-	char cmd[4300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "cannot remove %s\n", dir);
-}
+#define rm_rf crashfix_rm_rf
 
 static paimon_table *open_table(const char *dir, const char *name)
 {
@@ -197,13 +188,7 @@ out:
 	return rc;
 }
 
-static int64_t latest(paimon_table *t)
-{
-	int64_t id = -1;
-	int found = 0;
-	CHECK_OK(pm_snapshot_latest_id(t->io, t->path, &id, &found));
-	return found ? id : -1;
-}
+#define latest crashfix_latest
 
 static int delete_ids(paimon_table *t, const int64_t *ids, size_t n, int64_t *snap)
 {
@@ -519,114 +504,15 @@ static int state(paimon_table *t)
 	return -1;
 }
 
-static int commits_of_user(paimon_table *t)
+static paimon_table *crash_setup(char **dir)
 {
-	int64_t id, last = latest(t);
-	int n = 0;
-	for (id = 1; id <= last; id++) {
-		pm_snapshot *s = NULL;
-		if (pm_snapshot_load(t->io, t->path, id, &s) == 0) {
-			n += s->commit_user && !strcmp(s->commit_user, USER) && s->commit_identifier == IDENT;
-			pm_snapshot_free(s);
-		} else {
-			paimon_error_clear();
-		}
-	}
-	return n;
-}
-
-static void verify(paimon_table *t, int *olds, int *news, const char *what, uint64_t at)
-{
-	pm_fileio *io = NULL;
-	int st = state(t);
-	if (st < 0)
-		fprintf(stderr, "  after %s at write op %llu\n", what, (unsigned long long)at);
-	CHECK(st >= 0);
-	*olds += st == 0;
-	*news += st == 1;
-	CHECK_OK(pm_fileio_local_new(&io));
-	CHECK_OK(run_delete(t, io)); /* the retry: planned again, commits once */
-	pm_fileio_close(io);
-	CHECK(state(t) == 1);
-	CHECK(commits_of_user(t) == 1);
+	return two_groups(dir, NULL);
 }
 
 static void delete_crash(void)
 {
-	static const pm_fault_action modes[] = {PM_FAULT_CRASH_BEFORE, PM_FAULT_CRASH_AFTER, PM_FAULT_CRASH_TORN};
-	pm_fault_plan plan;
-	pm_fault_ctl *ctl = NULL;
-	pm_fileio *inner = NULL, *fio = NULL;
-	uint64_t n, i;
-	char *dir;
-	paimon_table *t;
-	int olds = 0, news = 0, runs = 0, m;
-
-	t = two_groups(&dir, NULL);
-	memset(&plan, 0, sizeof plan);
-	plan.ops_mask = PM_FOP_WRITES;
-	CHECK_OK(pm_fault_ctl_new(&plan, &ctl));
-	CHECK_OK(pm_fileio_local_new(&inner));
-	CHECK_OK(pm_fileio_fault_new(ctl, inner, &fio));
-	CHECK_OK(run_delete(t, fio));
-	n = pm_fault_ctl_count(ctl);
-	CHECK(state(t) == 1);
-	CHECK(n >= 6); /* index file, manifest, lists, index manifest, snapshot, hint */
-	pm_fileio_close(fio);
-	pm_fault_ctl_free(ctl);
-	paimon_table_free(t);
-	rm_rf(dir);
-	free(dir);
-
-	for (i = 1; i <= n; i++) {
-		t = two_groups(&dir, NULL);
-		memset(&plan, 0, sizeof plan);
-		plan.at = i;
-		plan.ops_mask = PM_FOP_WRITES;
-		plan.action = PM_FAULT_FAIL;
-		plan.err = EIO;
-		CHECK_OK(pm_fault_ctl_new(&plan, &ctl));
-		CHECK_OK(pm_fileio_local_new(&inner));
-		CHECK_OK(pm_fileio_fault_new(ctl, inner, &fio));
-		(void)run_delete(t, fio);
-		paimon_error_clear();
-		pm_fileio_close(fio);
-		pm_fault_ctl_free(ctl);
-		verify(t, &olds, &news, "EIO", i);
-		runs++;
-		paimon_table_free(t);
-		rm_rf(dir);
-		free(dir);
-		for (m = 0; m < 3; m++) {
-			pid_t pid;
-			int status = 0;
-			t = two_groups(&dir, NULL);
-			fflush(NULL);
-			pid = fork();
-			if (pid == 0) {
-				memset(&plan, 0, sizeof plan);
-				plan.at = i;
-				plan.ops_mask = PM_FOP_WRITES;
-				plan.action = modes[m];
-				if (pm_fault_ctl_new(&plan, &ctl) || pm_fileio_local_new(&inner) ||
-				    pm_fileio_fault_new(ctl, inner, &fio))
-					_exit(2);
-				(void)run_delete(t, fio);
-				_exit(0);
-			}
-			CHECK(pid > 0);
-			waitpid(pid, &status, 0);
-			CHECK(WIFEXITED(status) && (WEXITSTATUS(status) == 86 || WEXITSTATUS(status) == 0));
-			verify(t, &olds, &news, m == 0 ? "crash before" : m == 1 ? "crash after" : "torn write", i);
-			runs++;
-			paimon_table_free(t);
-			rm_rf(dir);
-			free(dir);
-		}
-	}
-	printf("  delete: %llu write ops, %d runs: %d left the old state, %d the new one; every retry committed once\n",
-	       (unsigned long long)n, runs, olds, news);
-	CHECK(olds > 0 && news > 0);
+	static const crash_workload w = {"delete", USER, IDENT, 6, crash_setup, run_delete, state};
+	crash_matrix(&w);
 }
 
 TEST_MAIN(T(delete_by_row_id), T(delete_by_predicate), T(delete_errors), T(delete_conflict), T(delete_bitmap64),
