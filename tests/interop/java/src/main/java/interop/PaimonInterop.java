@@ -100,6 +100,8 @@ public final class PaimonInterop {
                     "  table-read W db.t [--filter @F.json] [--exact] [--snapshot N] [--projection a,b] [--ordered]",
                     "  de-read W db.t [--snapshot N]      (DE read: all columns + _ROW_ID, _SEQUENCE_NUMBER)",
                     "  de-write W db.t [--cols a,b] ROWS.jsonl...   (one commit, one BatchTableWrite per file)",
+                    "  blob-write W db.t [--cols a,b] [--opt k=v]... ROWS.jsonl...   (BLOB values {file|b64|descriptor})",
+                    "  blob-read W db.t [--projection a,b] [--snapshot N] [--opt k=v]... [--descriptor]",
                     "  parse-type SQL-TYPE|TYPE-JSON   (prints {sql: toString(), json: type JSON})",
                     "  batch            (commands from stdin, one per line; '### <rc>' after each)");
 
@@ -292,6 +294,19 @@ public final class PaimonInterop {
                 }
                 try (Catalog c = catalog(a[1])) {
                     DeCommands.write(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                }
+                break;
+            case "blob-write":
+            case "blob-read":
+                if (a.length < 3) {
+                    throw new UsageException(a[0] + " expects: " + a[0] + " W db.t ...");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    if (a[0].equals("blob-write")) {
+                        BlobCommands.write(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                    } else {
+                        BlobCommands.read(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                    }
                 }
                 break;
             case "parquet-dump":
