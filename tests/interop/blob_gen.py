@@ -265,7 +265,9 @@ def build_pypaimon(warehouse, seed=0, variant="test"):
         "snapshot 2/3: blob-only updates write only a delta .blob (first_row_id 0, rows up to the last "
         "updated row, -2 placeholders, -1 for an update to null) and do not change _SEQUENCE_NUMBER; "
         "snapshot 4 (id + b) writes a whole-group .parquet [id] + a delta .blob of 7 rows",
-        java_reads="error: NegativeArraySizeException: -18 (Java 1.4.2 has no placeholders)")
+        java_reads="error: IllegalArgumentException: All files in a field merge split should have the same row count. "
+                   "(Java 1.4.2 has no blob fallback reader; a delta spanning the whole group fails with "
+                   "NegativeArraySizeException: -18, the -2 placeholder read as a length)")
 
     # -- blob_added: ADD COLUMN b BLOB + backfill across two row-id groups
     from pypaimon.schema.data_types import AtomicType
@@ -546,6 +548,50 @@ def blob_index(path):
     return vals
 
 
+def _java_read_checks(d, cases, jcases):
+    """Java 1.4.2 reads every case (blob-read; and --descriptor): rows equal `expected` where
+    java_reads is "ok" (all Java-written cases), else the documented error. -> (passed, failed)."""
+    items = [(d / "pypaimon", c) for c in cases.values()] + [(d / "java", c) for c in jcases.values()]
+    cmds = []
+    for wh, c in items:
+        cmds.append(["blob-read", Path(wh).resolve(), c["table"]])
+        cmds.append(["blob-read", Path(wh).resolve(), c["table"], "--descriptor"])
+    res, err = java_batch(cmds)
+    passed = failed = 0
+    for k, (wh, c) in enumerate(items):
+        want = c.get("java_reads", "ok")
+        (rc, out), (rc2, out2) = res[2 * k], res[2 * k + 1]
+        name = c["table"]
+        if want == "ok":
+            rows = sorted((json.loads(x) for x in out.splitlines() if x.strip()), key=lambda r: r[ROW_ID])
+            ok = rc == 0 and rows == c["expected"]
+            drows = sorted((json.loads(x) for x in out2.splitlines() if x.strip()), key=lambda r: r[ROW_ID])
+            ok2 = rc2 == 0 and len(drows) == len(c["expected"])
+            for r in drows if ok2 else []:
+                for col in c["blob_columns"]:
+                    v = r[col]
+                    if v is None:
+                        continue
+                    ver, uri, off, ln = parse_descriptor(bytes.fromhex(v["descriptor"]))
+                    path = uri[len("file://"):] if uri.startswith("file://") else uri
+                    with open(path, "rb") as fh:
+                        fh.seek(off)
+                        data = fh.read(ln)
+                    ok2 = ok2 and ver == 2 and (uri, off, ln) == (v["uri"], v["offset"], v["length"]) \
+                        and digest(data) == {"len": v["len"], "sha256": v["sha256"]}
+        else:
+            msg = want[len("error: "):]
+            ok = rc != 0 and msg.split(" (")[0] in err
+            ok2 = rc2 != 0
+        for good, what in ((ok, "read"), (ok2, "descriptor read")):
+            if good:
+                passed += 1
+            else:
+                failed += 1
+                print(f"FAIL: java {what} of {wh.name}/{name}: rc {rc}/{rc2}, want {want}\n{out[:600]}")
+    return passed, failed
+
+
 def selftest(d, seed=0, java=True):
     d = Path(d)
     if d.exists():
@@ -614,6 +660,10 @@ def selftest(d, seed=0, java=True):
                 idx = blob_index(file_path(wh, case, f["name"]))
                 ok = ok and len(idx) == f["rows"]
             check(ok, f"{name}: .blob files single-column, inside a normal file's row range, index length = row_count")
+    if java and (jcases or java_available()[0]):
+        jp, jf = _java_read_checks(d, cases, jcases)
+        passed += jp
+        failed += jf
     # specific layout facts
     fs = table_files(d / "pypaimon", cases["blob_rolled"])
     b1 = [f for f in fs if f["write_cols"] == ["b1"]]
