@@ -34,6 +34,8 @@ Cases (pypaimon 2.1.0 writer):
   blob_added     ALTER TABLE ADD COLUMN b BLOB on a table with two row-id groups, backfilled
                  by update_by_row_id (first backfill: whole-group .blob with nulls, no
                  placeholders; second: a short delta with placeholders)
+  blob_replaced  an update of every row of a group: a whole-group delta .blob (Java-readable)
+  blob_backfilled  ADD COLUMN + one backfill: a whole-group .blob with nulls (Java-readable)
   blob_descfield blob-descriptor-field d (descriptors of an external file, stored inline in
                  the .parquet) + raw BLOB b fed with descriptor bytes (pypaimon copies the
                  referenced range into the .blob file)
@@ -291,6 +293,31 @@ def build_pypaimon(warehouse, seed=0, variant="test"):
         "first backfill: per group a .blob over the whole group (schema id 1, real nulls -1, no "
         "placeholders: no baseline); second: a 1-row delta .blob of group 0",
         java_reads="error: IllegalArgumentException: All files in a field merge split should have the same row count.")
+
+    # -- blob_replaced: an update of every row of a group -> a whole-group .blob (no -2);
+    #    Java 1.4.2 can read this one (same first_row_id, higher sequence wins)
+    n = 6
+    old = [V.blob(30 + i) for i in range(n)]
+    new = [V.blob(300 + i) if i % 3 else (None if i == 0 else b"") for i in range(n)]
+    _create(cat, "blob_replaced", [("id", "INT"), ("b", "BLOB")])
+    _write(cat, "blob_replaced", pa.table({"id": pa.array(range(n), pa.int32()), "b": pa.array(old, B)}))
+    _update(cat, "blob_replaced", ["b"], list(range(n)), {"b": pa.array(new, B)})
+    cases["blob_replaced"] = _case(
+        "blob_replaced", "pypaimon", ["id", "b"], {"b": "blob"},
+        [{"id": i, "b": digest(new[i]), ROW_ID: i, SEQ: 1} for i in range(n)],
+        "the delta .blob covers the whole group (first_row_id 0, 6 rows, seq [2,2]) and replaces the "
+        "seq-1 file", java_reads="ok")
+
+    # -- blob_backfilled: ADD COLUMN + one backfill (whole-group .blob, nulls): Java-readable
+    _create(cat, "blob_backfilled", [("id", "INT"), ("s", "STRING")])
+    _write(cat, "blob_backfilled", pa.table({"id": pa.array(range(4), pa.int32()), "s": pa.array(list("wxyz"))}))
+    cat.alter_table("db.blob_backfilled", [SchemaChange.add_column("b", AtomicType("BLOB"))], False)
+    bf = {0: V.blob(5), 2: V.blob(2222)}
+    _update(cat, "blob_backfilled", ["b"], list(bf), {"b": pa.array(list(bf.values()), B)})
+    cases["blob_backfilled"] = _case(
+        "blob_backfilled", "pypaimon", ["id", "s", "b"], {"b": "blob"},
+        [{"id": i, "s": "wxyz"[i], "b": digest(bf.get(i)), ROW_ID: i, SEQ: 1} for i in range(4)],
+        "one .blob of the whole group (schema id 1), -1 for rows not backfilled", java_reads="ok")
 
     # -- blob_descfield
     ext_dir = Path(warehouse) / "external"
