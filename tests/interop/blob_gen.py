@@ -46,7 +46,8 @@ Cases (pypaimon 2.1.0 writer):
                  its snapshot id) loses against them and is not read back; Java refuses
                  the table. "expected" has the update, "pypaimon_reads" the old values.
 Cases (Java 1.4.2 writer, build_java): jblob_basic, jblob_rolled (two BLOB columns, rolled),
-  jblob_descfield, jblob_partial (an id-only partial append: b reads null).
+  jblob_descfield, jblob_partial (an id-only partial append: b reads null), jvector_avro
+  (vector.file.format=avro: a .vector.avro companion; pypaimon reads it).
 """
 import base64
 import glob
@@ -482,6 +483,14 @@ def build_java(warehouse, seed=0, variant="test"):
                                     {"id": 7, "b": None, ROW_ID: 2, SEQ: 2},
                                     {"id": 8, "b": None, ROW_ID: 3, SEQ: 2}],
                                    "second commit: a .parquet with _WRITE_COLS [id] and no .blob")
+    # jvector_avro: vector.file.format=avro (Java 1.4.2 Parquet has no VECTOR); write-demo values:
+    # id i, v[j] = i + 0.5 j, b = bytes(i .. i+7)
+    schema("jvector_avro", [("id", "INT"), ("v", "VECTOR<FLOAT, 4>"), ("b", "BLOB")], {"vector.file.format": "avro"})
+    cmds.append(["write-demo", wh, "db.jvector_avro", 5])
+    cases["jvector_avro"] = _case("jvector_avro", "java", ["id", "v", "b"], {"v": "vector", "b": "blob"},
+                                  [{"id": i, "v": [i + 0.5 * j for j in range(4)], "b": digest(bytes(range(i, i + 8))),
+                                    ROW_ID: i, SEQ: 1} for i in range(5)],
+                                  "data-<u>-0.parquet [id], -1.blob [b], -2.vector.avro [v]")
     res, err = java_batch(cmds)
     bad = [(c, r) for c, r in zip(cmds, res) if r[0] != 0]
     if bad:

@@ -5,7 +5,9 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.Blob;
 import org.apache.paimon.data.BlobDescriptor;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalArray;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.data.InternalVector;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.SpecialFields;
@@ -18,6 +20,7 @@ import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypeRoot;
 import org.apache.paimon.types.RowType;
+import org.apache.paimon.types.VectorType;
 import org.apache.paimon.utils.JsonSerdeUtil;
 import org.apache.paimon.utils.UriReader;
 
@@ -50,7 +53,8 @@ import java.util.Map;
  *     table's FileIO). Other columns are in the canonical encoding (Canon).
  * blob-read W db.t [--projection a,b] [--snapshot N] [--opt k=v]... [--descriptor]
  *     reads the columns (all, or the projection) plus _ROW_ID, _SEQUENCE_NUMBER; one JSON object
- *     per row in read order. A BLOB value is printed as {"len": n, "sha256": hex}; with
+ *     per row in read order. A BLOB value is printed as {"len": n, "sha256": hex} (a VECTOR as a
+ *     JSON list, FLOAT/DOUBLE elements as exact decimals); with
  *     --descriptor (dynamic option blob-as-descriptor=true) also
  *     {"class", "descriptor": hex of toDescriptor().serialize(), "uri", "offset", "length"}.
  * </pre>
@@ -211,6 +215,8 @@ final class BlobCommands {
                             sb.append(':');
                             if (f.type().getTypeRoot() == DataTypeRoot.BLOB) {
                                 blob(sb, row.isNullAt(i) ? null : row.getBlob(i), desc);
+                            } else if (f.type().getTypeRoot() == DataTypeRoot.VECTOR) {
+                                vector(sb, row.isNullAt(i) ? null : row.getVector(i), (VectorType) f.type());
                             } else {
                                 Canon.value(
                                         sb,
@@ -222,6 +228,32 @@ final class BlobCommands {
                         out.println(sb);
                     });
         }
+    }
+
+    /** A vector as a JSON list; FLOAT/DOUBLE elements as exact decimal doubles, others canonical. */
+    private static void vector(StringBuilder sb, InternalVector v, VectorType t) {
+        if (v == null) {
+            sb.append("null");
+            return;
+        }
+        DataTypeRoot et = t.getElementType().getTypeRoot();
+        InternalArray.ElementGetter g = InternalArray.createElementGetter(t.getElementType());
+        sb.append('[');
+        for (int j = 0; j < v.size(); j++) {
+            if (j > 0) {
+                sb.append(',');
+            }
+            if (v.isNullAt(j)) {
+                sb.append("null");
+            } else if (et == DataTypeRoot.FLOAT) {
+                sb.append(new java.math.BigDecimal((double) v.getFloat(j)).toPlainString());
+            } else if (et == DataTypeRoot.DOUBLE) {
+                sb.append(new java.math.BigDecimal(v.getDouble(j)).toPlainString());
+            } else {
+                Canon.value(sb, g.getElementOrNull(v, j), t.getElementType());
+            }
+        }
+        sb.append(']');
     }
 
     private static void blob(StringBuilder sb, Blob b, boolean desc) {
