@@ -53,16 +53,25 @@ static char *to_hex(const void *d, size_t n)
 	return s;
 }
 
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 static int from_hex(const char *s, pm_buf *out)
 {
 	size_t n = strlen(s), i;
-	if (n % 2)
+	if (n % 2 || pm_buf_reserve(out, n / 2))
 		return 1;
 	for (i = 0; i < n; i += 2) {
-		unsigned v;
-		if (sscanf(s + i, "%2x", &v) != 1)
-			return 1;
-		if (pm_buf_putc(out, (char)v))
+		int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+		if (hi < 0 || lo < 0 || pm_buf_putc(out, (char)(hi << 4 | lo)))
 			return 1;
 	}
 	return 0;
