@@ -8,6 +8,7 @@ Sources (all deterministic: sorted inputs, fixed data, caps on counts):
     (the paimonc CLI): manifests, manifest lists, snapshots, schemas, tags,
     hints, data files, value stats, partition rows, type strings
   * small hand-written CSV / JSON Lines inputs for the CLI's text input
+  * .blob files, BlobDescriptor and BlobViewStruct bytes pypaimon writes -> blob
 Hand-made and crash seeds (any name not starting with "gen-") are kept.
 
 Usage: scripts/fuzz_seeds.py [--paimonc PATH] [--testdata DIR]
@@ -217,6 +218,76 @@ def pypaimon_table(wh, counts):
         harvest_table(f"py-{name}", os.path.join(wh, "db.db", name), counts)
 
 
+def blob_seeds(wh):
+    """fuzz_blob: .blob files pypaimon 2.1.0 writes (its BlobFormatWriter
+    directly, and a BLOB table's append and update-delta files), one in the
+    older CRC form, BlobDescriptor v1/v2 and BlobViewStruct bytes."""
+    import random
+    import pyarrow as pa
+    from pypaimon import CatalogFactory, Schema
+    from pypaimon.common.delta_varint_compressor import DeltaVarintCompressor
+    from pypaimon.schema.data_types import AtomicType, DataField
+    from pypaimon.table.row.blob import Blob, BlobDescriptor, BlobViewStruct
+    from pypaimon.write.blob_format_writer import BlobFormatWriter
+
+    fields = [DataField(0, "b", AtomicType("BLOB"))]
+    rng = random.Random(7)
+    sets = {
+        "example": [b"hello", None, b"", Blob.PLACE_HOLDER],
+        "empty": [],
+        "nulls": [None, None],
+        "delta": [Blob.PLACE_HOLDER, Blob.PLACE_HOLDER, b"new!"],
+        "random": [None if rng.random() < 0.2 else rng.randbytes(rng.randrange(0, 40)) for _ in range(40)],
+        "big-record": [rng.randbytes(3000)],
+    }
+    for name, values in sets.items():
+        out = io.BytesIO()
+        out.close = lambda: None
+        w = BlobFormatWriter(out)
+        for v in values:
+            w.write_value(v, fields)
+        w.close()
+        data = out.getvalue()
+        seed("fuzz_blob", "py-" + name, data)
+        if name == "example":
+            # the same file with the CRC of magic||payload only (older pypaimon)
+            import zlib
+            old = bytearray(data)
+            for start, n in ((0, 5), (21, 0)):
+                crc = zlib.crc32(bytes(old[start:start + 4 + n]))
+                old[start + 4 + n + 8:start + 4 + n + 12] = struct.pack("<I", crc)
+            seed("fuzz_blob", "py-example-oldcrc", bytes(old))
+    for vals in ([21, -1, 16, -2], [2**62, -2**63, 0], [16] * 10):
+        seed("fuzz_blob", "varint-%d" % len(vals), DeltaVarintCompressor.compress(vals))
+    d = BlobDescriptor("/w/db.db/t/bucket-0/data-0.blob", 4, 123).serialize()
+    seed("fuzz_blob", "desc-v2", d)
+    seed("fuzz_blob", "desc-v1", bytes([1]) + d[9:])
+    seed("fuzz_blob", "desc-v2-unicode", BlobDescriptor("oss://b/\u00fc", 0, -1).serialize())
+    seed("fuzz_blob", "view", BlobViewStruct("db.t", 3, 42).serialize())
+
+    catalog = CatalogFactory.create({"warehouse": wh})
+    catalog.create_database("db", True)
+    de = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
+    catalog.create_table("db.blob", Schema.from_pyarrow_schema(
+        pa.schema([("id", pa.int64()), ("img", pa.large_binary())]), options=de), False)
+    t = catalog.get_table("db.blob")
+    wb = t.new_batch_write_builder()
+    w, c = wb.new_write(), wb.new_commit()
+    w.write_arrow(pa.table({"id": pa.array(range(5), pa.int64()),
+                            "img": pa.array([b"a" * 100, None, b"", b"xyz", None], pa.large_binary())}))
+    c.commit(w.prepare_commit())
+    w.close()
+    c.close()
+    msgs = t.new_batch_write_builder().new_update().with_update_type(["img"]).update_by_arrow_with_row_id(
+        pa.table({"_ROW_ID": pa.array([3], pa.int64()), "img": pa.array([b"upd"], pa.large_binary())}))
+    c = t.new_batch_write_builder().new_commit()
+    c.commit(msgs)
+    c.close()
+    for p in sorted(glob.glob(os.path.join(wh, "db.db", "blob", "bucket-0", "*.blob"))):
+        with open(p, "rb") as f:
+            seed("fuzz_blob", "table-" + os.path.basename(p), f.read())
+
+
 # The schemas the C fuzz targets use (fuzz_stats.c COLUMNS; fuzz_partition.c
 # small key row), written by our CLI so the stats and partition bytes fit.
 STATS_COLUMNS = ("a INT, b STRING, c DOUBLE, d DECIMAL(30, 2), e TIMESTAMP(6), f DATE, g BOOLEAN, h BYTES, "
@@ -365,6 +436,10 @@ def main():
             pypaimon_table(os.path.join(wh, "py"), counts)
         except Exception as e:  # keep going: the other sources still help
             print(f"pypaimon tables failed: {e!r}", file=sys.stderr)
+        try:
+            blob_seeds(os.path.join(wh, "blob"))
+        except Exception as e:
+            print(f"blob seeds failed: {e!r}", file=sys.stderr)
         try:
             table_bytes_seeds(os.path.join(wh, "bytes"))
         except Exception as e:
