@@ -27,10 +27,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "arrow/arrow_builder.h"
 #include "arrow/arrow_filter.h"
 #include "core/error.h"
 #include "core/mem.h"
+#include "format/blob/blob_descriptor.h"
+#include "format/blob/blob_file.h"
 #include "meta/deletion_vector.h"
 #include "read/read.h"
 #include "scan/rowid.h"
@@ -46,6 +50,31 @@ typedef struct de_src {
 	const char **cols;               /* names read (borrowed from fs / constants) */
 	size_t ncols;
 } de_src;
+
+/* A .blob file of a BLOB column of the current group. */
+typedef struct de_blob_file {
+	const pm_manifest_entry *e;
+	int64_t start, end;              /* group positions [start, end) it covers */
+	pm_blob_reader *r;               /* opened on first use */
+	pm_buf path;
+} de_blob_file;
+
+/* A BLOB column of the group: its .blob files, newest first (max sequence
+ * number; files of one sequence tile their rows). */
+typedef struct de_blob_col {
+	de_blob_file *f;
+	size_t n;
+} de_blob_col;
+
+/* Where one row's value of a blob column is: file -1 = null. */
+typedef struct de_blob_pick {
+	int32_t file;
+	int64_t row;                     /* row within the file */
+	pm_blob_entry e;
+} de_blob_pick;
+
+/* Bytes of BLOB payload one batch may hold (at least one row is given). */
+#define DE_BLOB_BATCH_BYTES ((uint64_t)64 << 20)
 
 typedef struct de_reader {
 	pm_split_reader base;
@@ -71,6 +100,16 @@ typedef struct de_reader {
 	uint8_t *sel;
 	size_t sel_cap;
 	pm_buf names;                    /* source() text */
+	/* BLOB columns (ai-format §4, docs/blob-layout.md §3.1) */
+	de_blob_col *bcols;
+	size_t nbcols;
+	int *col_blob;                   /* per work column: its blob column or -1 */
+	int as_descriptor;               /* blob-as-descriptor: descriptors, not bytes */
+	int64_t *bpos;                   /* positions of the batch's rows */
+	size_t bpos_cap;
+	de_blob_pick *picks;             /* nbcols x batch rows */
+	size_t picks_cap;
+	pm_buf scratch;
 } de_reader;
 
 static int ent_cmp_ctx_less(const pm_manifest_entry *a, const pm_manifest_entry *b)
@@ -96,6 +135,17 @@ static void close_group(de_reader *d)
 	pm_free(d->src);
 	d->src = NULL;
 	d->nsrc = 0;
+	for (i = 0; i < d->nbcols; i++) {
+		size_t j;
+		for (j = 0; j < d->bcols[i].n; j++) {
+			pm_blob_reader_close(d->bcols[i].f[j].r);
+			pm_buf_dispose(&d->bcols[i].f[j].path);
+		}
+		pm_free(d->bcols[i].f);
+	}
+	pm_free(d->bcols);
+	d->bcols = NULL;
+	d->nbcols = 0;
 	pm_free(d->local);
 	d->local = NULL;
 	d->nlocal = 0;
@@ -171,6 +221,242 @@ static size_t src_col(de_src *s, const char *name)
 			return j;
 	s->cols[s->ncols] = name;
 	return s->ncols++;
+}
+
+static int cmp_blob_file(const void *x, const void *y)
+{
+	const de_blob_file *a = x, *b = y;
+	if (a->e->file.max_sequence_number != b->e->file.max_sequence_number)
+		return a->e->file.max_sequence_number > b->e->file.max_sequence_number ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/*
+ * Work column k (field fid) is held by no normal file of group entries
+ * [a, b) (first row id `first`, `rows` rows): its .blob files make it a
+ * blob column (d->col_blob[k]); a vector companion holding it, or a
+ * nested BLOB type, is PAIMON_EUNSUPPORTED. No companion: nothing (nulls).
+ */
+static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t fid, int64_t first, int64_t rows)
+{
+	const pm_read_ctx *c = d->ctx;
+	const pm_split *sp = d->split;
+	const pm_field *field = &c->schema->fields[c->work[k]];
+	de_blob_col col = {0};
+	size_t i;
+	int rc = 0;
+	for (i = a; i < b; i++) {
+		const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
+		const pm_table_schema *fs;
+		int32_t *cid = NULL;
+		size_t cn = 0;
+		int held;
+		if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
+			continue;
+		if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0 ||
+		    (rc = pm_file_field_ids(fs, &e->file, &cid, &cn)) != 0)
+			goto fail;
+		held = has_id(cid, cn, fid);
+		pm_free(cid);
+		if (!held)
+			continue;
+		if (!pm_file_is_blob(e->file.file_name) || field->type->root != PM_BLOB) {
+			rc = pm_err(PAIMON_EUNSUPPORTED,
+				    "column '%s' (%s) is stored in %s file '%s': reading it is not supported yet",
+				    field->name, field->type->root == PM_BLOB ? "BLOB" : "nested BLOB or VECTOR",
+				    pm_file_is_blob(e->file.file_name) ? "BLOB" : "VECTOR", e->file.file_name);
+			goto fail;
+		}
+		if (!e->file.has_first_row_id || e->file.first_row_id < first || e->file.row_count < 0 ||
+		    e->file.first_row_id - first > rows - e->file.row_count) {
+			rc = pm_err(PAIMON_ECORRUPT,
+				    "blob file '%s' (first row id %lld, %lld rows) lies outside its row-id group "
+				    "[%lld, %lld] (snapshot %lld)",
+				    e->file.file_name, (long long)e->file.first_row_id, (long long)e->file.row_count,
+				    (long long)first, (long long)(first + rows - 1), (long long)sp->snapshot_id);
+			goto fail;
+		}
+		if (!col.f && !(col.f = pm_calloc(b - a, sizeof *col.f))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		col.f[col.n].e = e;
+		col.f[col.n].start = e->file.first_row_id - first;
+		col.f[col.n].end = col.f[col.n].start + e->file.row_count;
+		col.n++;
+	}
+	if (!col.n)
+		return 0;
+	qsort(col.f, col.n, sizeof *col.f, cmp_blob_file);
+	/* files of one sequence number must not overlap (pypaimon's check) */
+	for (i = 1; i < col.n; i++) {
+		size_t j;
+		for (j = 0; j < i; j++)
+			if (col.f[j].e->file.max_sequence_number == col.f[i].e->file.max_sequence_number &&
+			    col.f[j].start < col.f[i].end && col.f[i].start < col.f[j].end) {
+				rc = pm_err(PAIMON_ECORRUPT,
+					    "blob files '%s' and '%s' of column '%s' have the same sequence number %lld "
+					    "and overlapping rows (snapshot %lld)",
+					    col.f[j].e->file.file_name, col.f[i].e->file.file_name, field->name,
+					    (long long)col.f[i].e->file.max_sequence_number, (long long)sp->snapshot_id);
+				goto fail;
+			}
+	}
+	{
+		de_blob_col *nb = pm_realloc(d->bcols, (d->nbcols + 1) * sizeof *nb);
+		if (!nb) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		d->bcols = nb;
+		d->bcols[d->nbcols] = col;
+		d->col_blob[k] = (int)d->nbcols++;
+	}
+	return 0;
+fail:
+	pm_free(col.f);
+	return rc;
+}
+
+/* The .blob file j of blob column col, opened. */
+static int blob_file_open(de_reader *d, de_blob_file *f)
+{
+	int rc;
+	if (f->r)
+		return 0;
+	if ((rc = pm_read_data_file_path(d->ctx->table_path, d->ctx->options, d->ctx->pi, f->e, 0, &f->path)) != 0)
+		return rc;
+	rc = pm_blob_reader_open(d->ctx->io, pm_buf_cstr(&f->path), NULL, &f->r);
+	if (rc == PAIMON_ENOTFOUND && d->ctx->pi->n && !f->e->file.external_path) {
+		/* pypaimon's partition directory style */
+		paimon_error_clear();
+		if ((rc = pm_read_data_file_path(d->ctx->table_path, d->ctx->options, d->ctx->pi, f->e, 1, &f->path)) != 0)
+			return rc;
+		rc = pm_blob_reader_open(d->ctx->io, pm_buf_cstr(&f->path), NULL, &f->r);
+	}
+	if (rc == PAIMON_ENOTFOUND)
+		return pm_err(PAIMON_ENOTFOUND, "blob file %s does not exist (listed in snapshot %lld)",
+			      pm_buf_cstr(&f->path), (long long)d->split->snapshot_id);
+	return rc;
+}
+
+/*
+ * Resolves the blob columns of the next *n rows (positions from a copy of
+ * the cursor): per row the newest file covering it whose entry is not a
+ * placeholder (-1 is a null value; no such file: null). Cuts *n so that
+ * the batch's payload stays within DE_BLOB_BATCH_BYTES (at least one row).
+ */
+static int blob_resolve(de_reader *d, int64_t *n)
+{
+	pm_pos_cursor t = d->cur;
+	uint64_t total = 0;
+	int64_t i, m = *n;
+	size_t j;
+	int rc;
+	if ((size_t)m > d->bpos_cap) {
+		int64_t *np = pm_realloc(d->bpos, (size_t)m * sizeof *np);
+		if (!np)
+			return PAIMON_ENOMEM;
+		d->bpos = np;
+		d->bpos_cap = (size_t)m;
+	}
+	if ((size_t)m * d->nbcols > d->picks_cap) {
+		de_blob_pick *np = pm_realloc(d->picks, (size_t)m * d->nbcols * sizeof *np);
+		if (!np)
+			return PAIMON_ENOMEM;
+		d->picks = np;
+		d->picks_cap = (size_t)m * d->nbcols;
+	}
+	if ((rc = pm_pos_cursor_take(&t, m, 0, d->bpos)) != 0)
+		return rc;
+	for (i = 0; i < m; i++) {
+		uint64_t row_bytes = 0;
+		for (j = 0; j < d->nbcols; j++) {
+			de_blob_col *col = &d->bcols[j];
+			de_blob_pick *p = &d->picks[j * (size_t)m + (size_t)i];
+			size_t f;
+			p->file = -1;
+			for (f = 0; f < col->n; f++) {
+				de_blob_file *bf = &col->f[f];
+				if (d->bpos[i] < bf->start || d->bpos[i] >= bf->end)
+					continue;
+				if ((rc = blob_file_open(d, bf)) != 0)
+					return rc;
+				if (pm_blob_reader_rows(bf->r) != bf->e->file.row_count)
+					return pm_err(PAIMON_ECORRUPT, "blob file %s has %lld rows, its manifest entry %lld",
+						      pm_buf_cstr(&bf->path), (long long)pm_blob_reader_rows(bf->r),
+						      (long long)bf->e->file.row_count);
+				p->row = d->bpos[i] - bf->start;
+				if ((rc = pm_blob_reader_entry(bf->r, p->row, &p->e)) != 0)
+					return rc;
+				if (p->e.kind == PM_BLOB_PLACEHOLDER)
+					continue; /* an older version gives it */
+				if (p->e.kind == PM_BLOB_VALUE)
+					p->file = (int32_t)f;
+				break;
+			}
+			if (p->file >= 0 && !d->as_descriptor)
+				row_bytes += p->e.length;
+		}
+		if (i > 0 && total + row_bytes > DE_BLOB_BATCH_BYTES) {
+			/* keep the picks of rows [0, i) at stride m: callers index with it */
+			*n = i;
+			break;
+		}
+		total += row_bytes;
+	}
+	return 0;
+}
+
+/* The Arrow large-binary array of blob column j for the batch's n rows
+ * (picks at stride m): payload bytes, or BlobDescriptor v2 bytes. */
+static int blob_array(de_reader *d, size_t j, int64_t n, int64_t m, struct ArrowArray *out)
+{
+	de_blob_col *col = &d->bcols[j];
+	pm_array_builder *ab = pm_ab_new_binary("Z", 1);
+	uint64_t bytes = 0;
+	int64_t i;
+	int rc = 0;
+	memset(out, 0, sizeof *out);
+	if (!ab)
+		return PAIMON_ENOMEM;
+	for (i = 0; i < n && !d->as_descriptor; i++) {
+		const de_blob_pick *p = &d->picks[j * (size_t)m + (size_t)i];
+		if (p->file >= 0)
+			bytes += p->e.length;
+	}
+	if (bytes > SIZE_MAX / 2 || (rc = pm_ab_reserve(ab, n, (size_t)bytes)) != 0)
+		goto out;
+	for (i = 0; i < n && !rc; i++) {
+		const de_blob_pick *p = &d->picks[j * (size_t)m + (size_t)i];
+		de_blob_file *bf;
+		if (p->file < 0) {
+			rc = pm_ab_append_nulls(ab, 1);
+			continue;
+		}
+		bf = &col->f[p->file];
+		if (d->as_descriptor) {
+			pm_buf_clear(&d->scratch);
+			rc = pm_blob_descriptor_encode(pm_buf_cstr(&bf->path), bf->path.len, (int64_t)p->e.offset,
+						       (int64_t)p->e.length, &d->scratch);
+			if (!rc)
+				rc = pm_ab_append_binary(ab, d->scratch.data ? d->scratch.data : "", d->scratch.len);
+		} else {
+			void *dst = p->e.length ? pm_ab_values_grow(ab, (size_t)p->e.length) : NULL;
+			if (p->e.length && !dst)
+				rc = PAIMON_ENOMEM;
+			else if (p->e.length)
+				rc = pm_blob_reader_read_range(bf->r, p->row, 0, (size_t)p->e.length, dst);
+			/* the grown region is the value: close it with its offset */
+			if (!rc)
+				rc = pm_ab_append_binary(ab, "", 0);
+		}
+	}
+	if (!rc)
+		rc = pm_ab_finish(ab, out);
+out:
+	pm_ab_free(ab);
+	return rc;
 }
 
 /* Opens group d->gi (or skips it when the selection misses it: *skip). */
@@ -287,6 +573,7 @@ static int open_group(de_reader *d, int *skip)
 		int32_t fid = c->schema->fields[c->work[k]].id;
 		size_t w;
 		d->col_src[k] = -1;
+		d->col_blob[k] = -1;
 		if (pm_is_row_tracking_field_id(fid)) {
 			/* from the newest file: its physical copy, else derived */
 			if (!has_id(ids[0], nids[0], fid))
@@ -297,31 +584,11 @@ static int open_group(de_reader *d, int *skip)
 				if (has_id(ids[w], nids[w], fid))
 					break;
 			if (w == nn) {
-				/* held by a BLOB / VECTOR companion? */
-				for (i = a; i < b; i++) {
-					const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
-					const pm_table_schema *fs;
-					int32_t *cid = NULL;
-					size_t cn = 0;
-					int held;
-					if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
-						continue;
-					if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0 ||
-					    (rc = pm_file_field_ids(fs, &e->file, &cid, &cn)) != 0)
-						goto out;
-					held = has_id(cid, cn, fid);
-					pm_free(cid);
-					if (held) {
-						rc = pm_err(PAIMON_EUNSUPPORTED,
-							    "column '%s' is stored in %s file '%s': reading BLOB / VECTOR "
-							    "companion files is not supported yet",
-							    c->schema->fields[c->work[k]].name,
-							    pm_file_is_blob(e->file.file_name) ? "BLOB" : "VECTOR",
-							    e->file.file_name);
-						goto out;
-					}
-				}
-				continue; /* no file holds it: nulls */
+				/* held by BLOB / VECTOR companions? */
+				d->col_blob[k] = -1;
+				if ((rc = open_companions(d, a, b, k, fid, first, rows)) != 0)
+					goto out;
+				continue; /* a blob column, or no file holds it: nulls */
 			}
 		}
 		if (src_of[w] < 0) {
@@ -463,7 +730,7 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 	memset(out, 0, sizeof *out);
 	*eof = 0;
 	for (;;) {
-		int64_t n, kept;
+		int64_t n, kept, stride;
 		size_t i, k;
 		int rc, skip = 0;
 		pm_pos_cursor start;
@@ -494,6 +761,9 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 			if (s->cur.length - s->off < n)
 				n = s->cur.length - s->off;
 		}
+		stride = n;
+		if (d->nbcols && (rc = blob_resolve(d, &n)) != 0)
+			return pm_err_wrap("data-evolution group of data file %s", d->anchor->file.file_name);
 		for (i = 0; i < d->nsrc; i++)
 			if ((rc = src_take(d, &d->src[i], n, &d->slices[i])) != 0) {
 				while (i-- > 0)
@@ -515,7 +785,11 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 				mp = &moved;
 				ms = d->src[si].fschema.children[j];
 			}
-			if (pm_is_row_tracking_field_id(fid)) {
+			if (d->col_blob[k] >= 0) {
+				if (mp)
+					mp->release(mp);
+				rc = blob_array(d, (size_t)d->col_blob[k], n, stride, &d->kids[k]);
+			} else if (pm_is_row_tracking_field_id(fid)) {
 				pm_pos_cursor t = start;
 				rc = pm_rowtrack_column(fid, &d->anchor->file, d->anchor->file.file_name, &t, n,
 							d->anchor->file.max_sequence_number, ms, mp, &d->kids[k]);
@@ -589,6 +863,10 @@ static void de_close(pm_split_reader *base)
 	pm_free(d->slices);
 	pm_free(d->sel);
 	pm_buf_dispose(&d->names);
+	pm_free(d->col_blob);
+	pm_free(d->bpos);
+	pm_free(d->picks);
+	pm_buf_dispose(&d->scratch);
 	pm_free(d);
 }
 
@@ -609,7 +887,10 @@ int pm_de_reader_open(const pm_read_ctx *ctx, const pm_split *split, pm_split_re
 	d->col_child = pm_calloc(ctx->nwork + 1, sizeof *d->col_child);
 	d->kids = pm_calloc(ctx->nwork + 1, sizeof *d->kids);
 	d->slices = pm_calloc(split->entries.len + 1, sizeof *d->slices);
-	if (!d->col_src || !d->col_child || !d->kids || !d->slices) {
+	d->col_blob = pm_calloc(ctx->nwork + 1, sizeof *d->col_blob);
+	d->as_descriptor = ctx->options && pm_strmap_get(ctx->options, "blob-as-descriptor") &&
+			   !strcasecmp(pm_strmap_get(ctx->options, "blob-as-descriptor"), "true");
+	if (!d->col_src || !d->col_child || !d->kids || !d->slices || !d->col_blob) {
 		de_close(&d->base);
 		return PAIMON_ENOMEM;
 	}
