@@ -55,6 +55,7 @@ typedef struct de_src {
 typedef struct de_blob_file {
 	const pm_manifest_entry *e;
 	int64_t start, end;              /* group positions [start, end) it covers */
+	int64_t seq;                     /* its version (see open_companions) */
 	pm_blob_reader *r;               /* opened on first use */
 	pm_buf path;
 } de_blob_file;
@@ -226,8 +227,8 @@ static size_t src_col(de_src *s, const char *name)
 static int cmp_blob_file(const void *x, const void *y)
 {
 	const de_blob_file *a = x, *b = y;
-	if (a->e->file.max_sequence_number != b->e->file.max_sequence_number)
-		return a->e->file.max_sequence_number > b->e->file.max_sequence_number ? -1 : 1;
+	if (a->seq != b->seq)
+		return a->seq > b->seq ? -1 : 1;
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
@@ -236,8 +237,17 @@ static int cmp_blob_file(const void *x, const void *y)
  * [a, b) (first row id `first`, `rows` rows): its .blob files make it a
  * blob column (d->col_blob[k]); a vector companion holding it, or a
  * nested BLOB type, is PAIMON_EUNSUPPORTED. No companion: nothing (nulls).
+ *
+ * A file's version is its max sequence number, except for files whose
+ * sequence numbers were never stamped by a commit (min != max: pypaimon
+ * 2.1.0 keeps its writer's row counter in the second and later rolled
+ * .blob files of one write, docs/blob-layout.md §2.5). Those were written
+ * with the group's first normal file, so they rank as its version
+ * (base_seq, the oldest normal file's): a later blob update then wins, as
+ * it was meant to (pypaimon itself loses it; Java refuses such a table).
  */
-static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t fid, int64_t first, int64_t rows)
+static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t fid, int64_t first, int64_t rows,
+			   int64_t base_seq)
 {
 	const pm_read_ctx *c = d->ctx;
 	const pm_split *sp = d->split;
@@ -281,6 +291,8 @@ static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t f
 			goto fail;
 		}
 		col.f[col.n].e = e;
+		col.f[col.n].seq = e->file.min_sequence_number == e->file.max_sequence_number ? e->file.max_sequence_number
+											     : base_seq;
 		col.f[col.n].start = e->file.first_row_id - first;
 		col.f[col.n].end = col.f[col.n].start + e->file.row_count;
 		col.n++;
@@ -292,13 +304,12 @@ static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t f
 	for (i = 1; i < col.n; i++) {
 		size_t j;
 		for (j = 0; j < i; j++)
-			if (col.f[j].e->file.max_sequence_number == col.f[i].e->file.max_sequence_number &&
-			    col.f[j].start < col.f[i].end && col.f[i].start < col.f[j].end) {
+			if (col.f[j].seq == col.f[i].seq && col.f[j].start < col.f[i].end && col.f[i].start < col.f[j].end) {
 				rc = pm_err(PAIMON_ECORRUPT,
 					    "blob files '%s' and '%s' of column '%s' have the same sequence number %lld "
 					    "and overlapping rows (snapshot %lld)",
 					    col.f[j].e->file.file_name, col.f[i].e->file.file_name, field->name,
-					    (long long)col.f[i].e->file.max_sequence_number, (long long)sp->snapshot_id);
+					    (long long)col.f[i].seq, (long long)sp->snapshot_id);
 				goto fail;
 			}
 	}
@@ -586,7 +597,8 @@ static int open_group(de_reader *d, int *skip)
 			if (w == nn) {
 				/* held by BLOB / VECTOR companions? */
 				d->col_blob[k] = -1;
-				if ((rc = open_companions(d, a, b, k, fid, first, rows)) != 0)
+				if ((rc = open_companions(d, a, b, k, fid, first, rows,
+							  normal[nn - 1]->file.max_sequence_number)) != 0)
 					goto out;
 				continue; /* a blob column, or no file holds it: nulls */
 			}
