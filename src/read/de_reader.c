@@ -475,7 +475,7 @@ static int open_group(de_reader *d, int *skip)
 {
 	const pm_read_ctx *c = d->ctx;
 	const pm_split *sp = d->split;
-	size_t a = d->gstart[d->gi], b = d->gstart[d->gi + 1], i, k, nn = 0;
+	size_t a = d->gstart[d->gi], b = d->gstart[d->gi + 1], i, k, nn = 0, ncand;
 	const pm_manifest_entry **normal = NULL;
 	int32_t **ids = NULL;
 	size_t *nids = NULL;
@@ -569,7 +569,22 @@ static int open_group(de_reader *d, int *skip)
 			d->remaining += d->local[2 * i + 1] - d->local[2 * i];
 	}
 	pm_pos_cursor_init(&d->cur, d->local, d->nlocal, rows);
-	for (i = 0; i < nn; i++) {
+	/* vector-store files covering the whole group (.vector.parquet, ...)
+	 * give their columns like normal files, after them, newest first;
+	 * partial ones are refused when read (open_companions) */
+	ncand = nn;
+	for (i = a; i < b; i++) {
+		const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
+		size_t j;
+		if (!pm_file_is_vector(e->file.file_name) || !e->file.has_first_row_id ||
+		    e->file.first_row_id != first || e->file.row_count != rows)
+			continue;
+		for (j = ncand; j > nn && normal[j - 1]->file.max_sequence_number < e->file.max_sequence_number; j--)
+			normal[j] = normal[j - 1];
+		normal[j] = e;
+		ncand++;
+	}
+	for (i = 0; i < ncand; i++) {
 		const pm_table_schema *fs;
 		src_of[i] = -1;
 		if ((rc = pm_schema_cache_get(c->schemas, normal[i]->file.schema_id, &fs)) != 0) {
@@ -591,10 +606,10 @@ static int open_group(de_reader *d, int *skip)
 				continue;
 			w = 0;
 		} else {
-			for (w = 0; w < nn; w++)
+			for (w = 0; w < ncand; w++)
 				if (has_id(ids[w], nids[w], fid))
 					break;
-			if (w == nn) {
+			if (w == ncand) {
 				/* held by BLOB / VECTOR companions? */
 				d->col_blob[k] = -1;
 				if ((rc = open_companions(d, a, b, k, fid, first, rows,
@@ -639,7 +654,7 @@ static int open_group(de_reader *d, int *skip)
 		pm_pq_filter *pf = NULL;
 		int64_t j;
 		size_t q;
-		if (nn == 1 && c->pred && !c->has_row_tracking && !d->dv && !s->e->file.has_write_cols &&
+		if (d->nsrc == 1 && c->pred && !c->has_row_tracking && !d->dv && !s->e->file.has_write_cols &&
 		    (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
 			pm_err_wrap("data file '%s'", s->e->file.file_name);
 			goto out;
