@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "arrow/arrow_builder.h"
@@ -155,6 +156,8 @@ typedef struct rd_state {
 	size_t sel_cap;
 	struct ArrowArray *kids;
 	pm_read_dvs dvs;                 /* deletion vectors of the splits */
+	uint8_t *resolve;                /* per work column: 1 = blob-descriptor-field to resolve */
+	int any_resolve;
 	int done;
 } rd_state;
 
@@ -189,6 +192,7 @@ static void rd_free(void *vst)
 	pm_free(st->sel);
 	pm_free(st->kids);
 	pm_read_dvs_dispose(&st->dvs);
+	pm_free(st->resolve);
 	pm_free(st);
 }
 
@@ -242,6 +246,24 @@ static int rd_next_inner(rd_state *st, struct ArrowArray *out)
 			continue;
 		}
 		n = work.length;
+		if (st->any_resolve && n > 0) {
+			/* blob-descriptor-field columns: the bytes they reference */
+			size_t k;
+			for (k = 0; k < st->nwork && !rc; k++) {
+				struct ArrowArray res, *ch = work.children[k];
+				if (!st->resolve[k])
+					continue;
+				rc = pm_read_resolve_descriptors(st->io, st->table_path, &st->options,
+								 st->schema->fields[st->work[k]].name,
+								 st->work_schema.children[k], ch, &res);
+				if (!rc)
+					*ch = res; /* the struct releases it */
+			}
+			if (rc) {
+				work.release(&work);
+				return rc;
+			}
+		}
 		if (st->pred && n > 0) {
 			int64_t cnt;
 			if ((size_t)n > st->sel_cap) {
@@ -416,6 +438,19 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 	for (i = 0; i < st->nwork; i++)
 		if (pm_is_row_tracking_field_id(st->schema->fields[st->work[i]].id))
 			st->ctx.has_row_tracking = 1;
+	if (!(st->resolve = pm_calloc(st->nwork + 1, 1))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	{
+		const char *ad = pm_strmap_get(&st->options, "blob-as-descriptor");
+		int as_desc = ad && !strcasecmp(ad, "true");
+		for (i = 0; i < st->nwork && !as_desc; i++) {
+			const pm_field *f = &st->schema->fields[st->work[i]];
+			if (f->type->root == PM_BLOB && pm_read_is_descriptor_field(&st->options, f->name))
+				st->any_resolve = st->resolve[i] = 1;
+		}
+	}
 	pm_free(proj);
 	pm_strlist_dispose(&pcols);
 	/* pm_astream_init frees the state itself when it fails. */
