@@ -224,6 +224,155 @@ static size_t src_col(de_src *s, const char *name)
 	return s->ncols++;
 }
 
+/* BLOB, ARRAY<BLOB> or MAP<K, BLOB> with a key type the .blob map payload
+ * encodes (ai-format §4.3.4). */
+static int nested_blob_ok(const pm_type *t)
+{
+	if (t->root == PM_BLOB)
+		return 1;
+	if (t->root == PM_ARRAY)
+		return t->element->root == PM_BLOB;
+	if (t->root != PM_MAP || t->value->root != PM_BLOB)
+		return 0;
+	switch (t->key->root) {
+	case PM_TINYINT: case PM_SMALLINT: case PM_INT: case PM_BIGINT: case PM_BOOLEAN: case PM_DATE:
+	case PM_TIME: case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY: case PM_DECIMAL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static uint32_t rd_u32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* One map key of type t (encoded as ai-format §4.3.4) appended to kb. */
+static int map_key(const pm_type *t, const uint8_t *p, size_t len, pm_array_builder *kb, const char *what)
+{
+	size_t w = 0;
+	switch (t->root) {
+	case PM_TINYINT: w = 1; break;
+	case PM_SMALLINT: w = 2; break;
+	case PM_INT: case PM_DATE: case PM_TIME: w = 4; break;
+	case PM_BIGINT: w = 8; break;
+	case PM_BOOLEAN:
+		if (len != 1 || p[0] > 1)
+			return pm_err(PAIMON_ECORRUPT, "%s: bad BOOLEAN map key", what);
+		return pm_ab_append_bools(kb, p, 1);
+	case PM_CHAR: case PM_VARCHAR: case PM_BINARY: case PM_VARBINARY:
+		return pm_ab_append_binary(kb, len ? (const void *)p : "", len);
+	case PM_DECIMAL: {
+		uint8_t v[16];
+		size_t i;
+		if (t->precision <= 18) {
+			if (len != 8)
+				return pm_err(PAIMON_ECORRUPT, "%s: DECIMAL map key of %zu bytes (expected 8)", what, len);
+			memcpy(v, p, 8);
+			memset(v + 8, (p[7] & 0x80) ? 0xff : 0, 8);
+		} else {
+			/* minimal big-endian two's complement -> 16-byte little endian */
+			if (len == 0 || len > 16)
+				return pm_err(PAIMON_ECORRUPT, "%s: DECIMAL map key of %zu bytes", what, len);
+			memset(v, (p[0] & 0x80) ? 0xff : 0, 16);
+			for (i = 0; i < len; i++)
+				v[i] = p[len - 1 - i];
+		}
+		return pm_ab_append_fixed(kb, v, 1);
+	}
+	default:
+		return pm_err(PAIMON_EUNSUPPORTED, "%s: map key type not supported", what);
+	}
+	if (len != w)
+		return pm_err(PAIMON_ECORRUPT, "%s: map key of %zu bytes (expected %zu)", what, len, w);
+	return pm_ab_append_fixed(kb, p, 1);
+}
+
+/*
+ * Appends one ARRAY<BLOB> (ai-format §4.3.3) or MAP<K, BLOB> (§4.3.4)
+ * record payload to ab (a list of large binary, or a map of key, large
+ * binary), validating it; what names the file and row in errors.
+ */
+static int nested_payload(const pm_type *t, const uint8_t *p, size_t len, pm_array_builder *ab, const char *what)
+{
+	int is_map = t->root == PM_MAP;
+	uint32_t magic = is_map ? 1296188226u : 1094861634u;
+	int64_t count, *li = NULL, *vi = NULL;
+	size_t nli = 0, nvi = 0, hdr = 9, tail = is_map ? 8 : 4, kil = 0, vil, data, i, kpos, vpos;
+	pm_array_builder *entries = is_map ? ab->children[0] : NULL;
+	pm_array_builder *kb = is_map ? entries->children[0] : NULL;
+	pm_array_builder *vb = is_map ? entries->children[1] : ab->children[0];
+	int rc = 0;
+	if (len < hdr + tail || rd_u32(p) != magic || p[4] != 1)
+		return pm_err(PAIMON_ECORRUPT, "%s: not a %s payload (bad magic, version or size)", what,
+			      is_map ? "MAP<K, BLOB>" : "ARRAY<BLOB>");
+	count = (int32_t)rd_u32(p + 5);
+	if (is_map) {
+		kil = rd_u32(p + len - 8);
+		vil = rd_u32(p + len - 4);
+	} else {
+		vil = rd_u32(p + len - 4);
+	}
+	if (count < 0 || kil > len - hdr - tail || vil > len - hdr - tail - kil)
+		return pm_err(PAIMON_ECORRUPT, "%s: bad %s header (count %lld)", what, is_map ? "map" : "array",
+			      (long long)count);
+	data = len - hdr - tail - kil - vil;
+	if ((rc = pm_blob_delta_varint_decode(p + hdr + data, is_map ? kil : vil, (size_t)count, what,
+					      is_map ? &li : &vi, is_map ? &nli : &nvi)))
+		return rc;
+	if (is_map && (rc = pm_blob_delta_varint_decode(p + hdr + data + kil, vil, (size_t)count, what, &vi, &nvi)))
+		goto out;
+	if ((is_map && nli != (size_t)count) || nvi != (size_t)count) {
+		rc = pm_err(PAIMON_ECORRUPT, "%s: %s index has %zu entries for %lld elements", what,
+			    is_map ? "map" : "array", nvi, (long long)count);
+		goto out;
+	}
+	/* data: keys then values (map), or elements (array) */
+	{
+		uint64_t ksum = 0, vsum = 0;
+		for (i = 0; i < (size_t)count; i++) {
+			if ((is_map && (li[i] < 0)) || vi[i] < -1 || (is_map && li[i] > (int64_t)data) || vi[i] > (int64_t)data) {
+				rc = pm_err(PAIMON_ECORRUPT, "%s: bad element length at %zu", what, i);
+				goto out;
+			}
+			if (is_map)
+				ksum += (uint64_t)li[i];
+			if (vi[i] > 0)
+				vsum += (uint64_t)vi[i];
+		}
+		if (ksum + vsum != data) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: element lengths (%llu) do not match the data (%zu bytes)", what,
+				    (unsigned long long)(ksum + vsum), data);
+			goto out;
+		}
+		kpos = hdr;
+		vpos = hdr + (size_t)ksum;
+	}
+	for (i = 0; i < (size_t)count && !rc; i++) {
+		if (is_map) {
+			rc = map_key(t->key, p + kpos, (size_t)li[i], kb, what);
+			kpos += (size_t)li[i];
+		}
+		if (rc)
+			break;
+		if (vi[i] < 0) {
+			rc = pm_ab_append_nulls(vb, 1);
+		} else {
+			rc = pm_ab_append_binary(vb, vi[i] ? (const void *)(p + vpos) : "", (size_t)vi[i]);
+			vpos += (size_t)vi[i];
+		}
+	}
+	if (!rc && is_map)
+		rc = pm_ab_append_valid(entries, count);
+	if (!rc)
+		rc = pm_ab_append_list(ab, count);
+out:
+	pm_free(li);
+	pm_free(vi);
+	return rc;
+}
+
 static int cmp_blob_file(const void *x, const void *y)
 {
 	const de_blob_file *a = x, *b = y;
@@ -270,7 +419,7 @@ static int open_companions(de_reader *d, size_t a, size_t b, size_t k, int32_t f
 		pm_free(cid);
 		if (!held)
 			continue;
-		if (!pm_file_is_blob(e->file.file_name) || field->type->root != PM_BLOB) {
+		if (!pm_file_is_blob(e->file.file_name) || !nested_blob_ok(field->type)) {
 			rc = pm_err(PAIMON_EUNSUPPORTED,
 				    "column '%s' (%s) is stored in %s file '%s': reading it is not supported yet",
 				    field->name, field->type->root == PM_BLOB ? "BLOB" : "nested BLOB or VECTOR",
@@ -421,10 +570,35 @@ static int blob_resolve(de_reader *d, int64_t *n)
 
 /* The Arrow large-binary array of blob column j for the batch's n rows
  * (picks at stride m): payload bytes, or BlobDescriptor v2 bytes. */
-static int blob_array(de_reader *d, size_t j, int64_t n, int64_t m, struct ArrowArray *out)
+static int blob_array(de_reader *d, size_t j, const pm_type *t, int64_t n, int64_t m, struct ArrowArray *out)
 {
 	de_blob_col *col = &d->bcols[j];
-	pm_array_builder *ab = pm_ab_new_binary("Z", 1);
+	pm_array_builder *ab;
+	if (t->root == PM_ARRAY) {
+		ab = pm_ab_new_list(pm_ab_new_binary("Z", 1), 0);
+	} else if (t->root == PM_MAP) {
+		struct ArrowSchema ks;
+		pm_array_builder *kb = NULL;
+		memset(&ks, 0, sizeof ks);
+		pm_field kf;
+		memset(&kf, 0, sizeof kf);
+		kf.name = (char *)"key";
+		kf.type = t->key;
+		if (pm_field_to_arrow(&kf, &ks) == 0 && ks.format) {
+			if (!strcmp(ks.format, "b"))
+				kb = pm_ab_new_bool();
+			else if (!strcmp(ks.format, "u") || !strcmp(ks.format, "z"))
+				kb = pm_ab_new_binary(ks.format, 0);
+			else
+				kb = pm_ab_new_fixed(ks.format, t->key->root == PM_DECIMAL ? 16 : t->key->root == PM_TINYINT ? 1
+							   : t->key->root == PM_SMALLINT ? 2 : t->key->root == PM_BIGINT ? 8 : 4);
+		}
+		if (ks.release)
+			ks.release(&ks);
+		ab = kb ? pm_ab_new_map(kb, pm_ab_new_binary("Z", 1), 0) : NULL;
+	} else {
+		ab = pm_ab_new_binary("Z", 1);
+	}
 	uint64_t bytes = 0;
 	int64_t i;
 	int rc = 0;
@@ -446,7 +620,13 @@ static int blob_array(de_reader *d, size_t j, int64_t n, int64_t m, struct Arrow
 			continue;
 		}
 		bf = &col->f[p->file];
-		if (d->as_descriptor) {
+		if (t->root != PM_BLOB) {
+			char what[512];
+			pm_buf_clear(&d->scratch);
+			snprintf(what, sizeof what, "blob file %s row %lld", pm_buf_cstr(&bf->path), (long long)p->row);
+			if (!(rc = pm_blob_reader_read(bf->r, p->row, &d->scratch)))
+				rc = nested_payload(t, (const uint8_t *)d->scratch.data, d->scratch.len, ab, what);
+		} else if (d->as_descriptor) {
 			pm_buf_clear(&d->scratch);
 			rc = pm_blob_descriptor_encode(pm_buf_cstr(&bf->path), bf->path.len, (int64_t)p->e.offset,
 						       (int64_t)p->e.length, &d->scratch);
@@ -815,7 +995,8 @@ static int de_next(pm_split_reader *base, struct ArrowArray *out, int *eof)
 			if (d->col_blob[k] >= 0) {
 				if (mp)
 					mp->release(mp);
-				rc = blob_array(d, (size_t)d->col_blob[k], n, stride, &d->kids[k]);
+				rc = blob_array(d, (size_t)d->col_blob[k], c->schema->fields[c->work[k]].type, n, stride,
+						&d->kids[k]);
 			} else if (pm_is_row_tracking_field_id(fid)) {
 				pm_pos_cursor t = start;
 				rc = pm_rowtrack_column(fid, &d->anchor->file, d->anchor->file.file_name, &t, n,
