@@ -102,7 +102,7 @@ def _range_pairs(ranges):
 # Dynamic options the C read builder understands (paimon_read_builder_with_option).
 _READ_OPTION_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
                      "source.split.target-size", "source.split.open-file-cost", "read.batch-size",
-                     "read.threads")
+                     "read.threads", "blob-as-descriptor", "blob-descriptor.allowed-prefixes")
 
 
 _TIME_TRAVEL_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp")

@@ -971,6 +971,25 @@ static int de_prune_unit(pm_manifest_entry_list *live, const group *g, const siz
 		if (rc)
 			return rc;
 	}
+	/* positions, the row count and the row ids come from a normal file:
+	 * keep the newest when only companions (.blob, .vector.) were kept */
+	{
+		size_t best = SIZE_MAX;
+		int have_normal = 0;
+		for (k = a; k < b; k++) {
+			const pm_data_file_meta *f = &live->items[g->idx[order ? order[k] : k]].file;
+			if (pm_file_is_blob(f->file_name) || pm_file_is_vector(f->file_name))
+				continue;
+			have_normal |= keep[k - a];
+			if (best == SIZE_MAX ||
+			    f->max_sequence_number > live->items[g->idx[order ? order[best] : best]].file.max_sequence_number)
+				best = k;
+		}
+		if (!have_normal && best != SIZE_MAX) {
+			keep[best - a] = 1;
+			nkept++;
+		}
+	}
 	if (!nkept)
 		keep[0] = 1;
 	return 0;
