@@ -22,8 +22,9 @@ struct paimon_table_commit {
 /* ------------------------------------------------------------------ write */
 
 /* BLOB values live in dedicated .blob files next to the data file (spec
- * ai-format); until that is implemented, writing them inline into Parquet
- * would make tables Java reads differently, so such writes are refused. */
+ * ai-format §4, write/rolling.h); nested ones (ARRAY<BLOB>, MAP<K, BLOB>,
+ * BLOB inside a ROW) are not written yet and refused. A BLOB column also
+ * needs the data-evolution options, as both peers demand. */
 static int has_blob(const pm_type *t)
 {
 	size_t i;
@@ -43,11 +44,23 @@ static int refuse_blob_columns(const paimon_table *t)
 {
 	const pm_table_schema *s = t->schema->schema;
 	size_t i;
-	for (i = 0; i < s->nfields; i++)
-		if (has_blob(s->fields[i].type))
+	int any = 0;
+	for (i = 0; i < s->nfields; i++) {
+		const pm_type *ft = s->fields[i].type;
+		if (ft->root == PM_BLOB) {
+			any = 1;
+			continue;
+		}
+		if (has_blob(ft))
 			return pm_err(PAIMON_EUNSUPPORTED,
-				      "table '%s': column '%s' holds BLOB values, which are written to .blob files; "
+				      "table '%s': column '%s' holds nested BLOB values (ARRAY<BLOB>, MAP<K, BLOB>); "
 				      "paimonc cannot write them yet", t->identifier, s->fields[i].name);
+	}
+	if (any && (!pm_schema_option_true(s, NULL, "row-tracking.enabled") ||
+		    !pm_schema_option_true(s, NULL, "data-evolution.enabled")))
+		return pm_err(PAIMON_EINVAL,
+			      "table '%s' has BLOB columns: it needs 'row-tracking.enabled' = 'true' and "
+			      "'data-evolution.enabled' = 'true'", t->identifier);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "core/uuid.h"
+#include "format/blob/blob_file.h"
 
 #define SLICE_ROWS 262144
 
@@ -34,6 +35,15 @@ typedef struct rfile {
 	proj p;
 } rfile;
 
+/* The .blob stream of one BLOB column. */
+typedef struct rblob {
+	pm_blob_writer *bw;        /* open file or NULL */
+	char *name;                /* of the open file */
+	int64_t rows;              /* rows of the open file */
+	pm_data_file_meta *done;   /* closed files of the current data file */
+	size_t n_done, cap_done;
+} rblob;
+
 struct pm_roll_set {
 	const pm_roll_config *cfg;
 	void *ctx;
@@ -46,6 +56,7 @@ struct pm_roll_set {
 	int open;                  /* files of the set are open */
 	rfile *files;              /* [0] data, [1 + k] companion k */
 	size_t n_files;
+	rblob *blobs;              /* one per cfg->blobs */
 };
 
 static void view_release(struct ArrowArray *a)
@@ -64,7 +75,8 @@ int pm_roll_set_new(const pm_roll_config *cfg, const char *dir, void *ctx, pm_ro
 	rs->cfg = cfg;
 	rs->ctx = ctx;
 	rs->n_files = 1 + cfg->n_companions;
-	if (!(rs->dir = pm_strdup(dir)) || !(rs->files = pm_calloc(rs->n_files, sizeof *rs->files))) {
+	if (!(rs->dir = pm_strdup(dir)) || !(rs->files = pm_calloc(rs->n_files, sizeof *rs->files)) ||
+	    !(rs->blobs = pm_calloc(cfg->n_blobs + 1, sizeof *rs->blobs))) {
 		pm_roll_set_free(rs);
 		return PAIMON_ENOMEM;
 	}
@@ -101,6 +113,20 @@ int pm_roll_set_new(const pm_roll_config *cfg, const char *dir, void *ctx, pm_ro
 	return 0;
 }
 
+static void drop_blobs(pm_roll_set *rs)
+{
+	size_t i, j;
+	for (i = 0; rs->blobs && i < rs->cfg->n_blobs; i++) {
+		rblob *b = &rs->blobs[i];
+		pm_blob_writer_abort(b->bw);
+		b->bw = NULL;
+		b->rows = 0;
+		for (j = 0; j < b->n_done; j++)
+			pm_data_file_meta_dispose(&b->done[j]);
+		b->n_done = 0;
+	}
+}
+
 /* Frees the set's open writers (their unfinished files are removed). */
 static void drop_writers(pm_roll_set *rs)
 {
@@ -109,6 +135,7 @@ static void drop_writers(pm_roll_set *rs)
 		pm_format_writer_free(rs->files[i].fw);
 		rs->files[i].fw = NULL;
 	}
+	drop_blobs(rs);
 	rs->open = 0;
 }
 
@@ -125,6 +152,14 @@ void pm_roll_set_free(pm_roll_set *rs)
 		pm_free(f->p.sch_ch);
 	}
 	pm_free(rs->files);
+	if (rs->blobs) {
+		drop_blobs(rs);
+		for (i = 0; i < rs->cfg->n_blobs; i++) {
+			pm_free(rs->blobs[i].name);
+			pm_free(rs->blobs[i].done);
+		}
+		pm_free(rs->blobs);
+	}
 	pm_free(rs->dir);
 	pm_free(rs);
 }
@@ -213,6 +248,113 @@ static int emit_file(pm_roll_set *rs, size_t i)
 	return cfg->on_file(rs->ctx, i == 0 ? -1 : (int)(i - 1), &m);
 }
 
+/* Closes column i's open .blob file: listed for deletion, its meta kept
+ * until the data file is handed out. */
+static int blob_close(pm_roll_set *rs, size_t i)
+{
+	rblob *b = &rs->blobs[i];
+	pm_data_file_meta m;
+	uint64_t size = 0;
+	char *path;
+	int rc;
+	if (!b->bw)
+		return 0;
+	rc = pm_blob_writer_close(b->bw, &size);
+	b->bw = NULL;
+	if (rc)
+		return pm_err_wrap("blob file '%s'", b->name);
+	if (!(path = pm_path_join(rs->dir, b->name)))
+		return PAIMON_ENOMEM;
+	rc = rs->cfg->on_path(rs->ctx, path);
+	pm_free(path);
+	if (rc)
+		return rc;
+	if (b->n_done == b->cap_done) {
+		size_t nc = b->cap_done ? b->cap_done * 2 : 4;
+		pm_data_file_meta *nd = pm_realloc(b->done, nc * sizeof *nd);
+		if (!nd)
+			return PAIMON_ENOMEM;
+		b->done = nd;
+		b->cap_done = nc;
+	}
+	if ((rc = pm_data_file_meta_init_append(&m)))
+		return rc;
+	m.file_size = (int64_t)size;
+	m.row_count = b->rows;
+	m.min_sequence_number = 0;
+	m.max_sequence_number = b->rows > 0 ? b->rows - 1 : 0;
+	m.schema_id = rs->cfg->schema->id;
+	m.has_value_stats_cols = 1; /* Java: [] with empty stats rows */
+	m.has_write_cols = 1;
+	if (!(m.file_name = pm_strdup(b->name)) || (rc = pm_strlist_push(&m.write_cols, rs->cfg->blobs[i].name))) {
+		pm_data_file_meta_dispose(&m);
+		return rc ? rc : PAIMON_ENOMEM;
+	}
+	b->done[b->n_done++] = m;
+	b->rows = 0;
+	return 0;
+}
+
+static int blob_open(pm_roll_set *rs, size_t i)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	rblob *b = &rs->blobs[i];
+	size_t n = strlen(cfg->prefix) + PM_UUID_STR_LEN + 32;
+	char *path;
+	int rc;
+	pm_free(b->name);
+	if (!(b->name = pm_malloc(n)))
+		return PAIMON_ENOMEM;
+	snprintf(b->name, n, "%s%s-%lld.blob", cfg->prefix, rs->uuid, (long long)rs->file_n++);
+	if (!(path = pm_path_join(rs->dir, b->name)))
+		return PAIMON_ENOMEM;
+	rc = pm_blob_writer_open(cfg->io, path, &b->bw);
+	pm_free(path);
+	return rc;
+}
+
+/* Rows [off, off + n) of BLOB column i (child `a`, schema `s`). */
+static int blob_write(pm_roll_set *rs, size_t i, const struct ArrowArray *a, const struct ArrowSchema *s,
+		      int64_t off, int64_t n)
+{
+	const pm_roll_blob *cb = &rs->cfg->blobs[i];
+	rblob *b = &rs->blobs[i];
+	int large = !strcmp(s->format, "Z");
+	const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
+	const uint8_t *data = a->buffers[2];
+	int64_t r;
+	int rc;
+	if (!large && strcmp(s->format, "z"))
+		return pm_err(PAIMON_EINVAL, "BLOB column '%s' must be binary or large binary, not Arrow '%s'", cb->name,
+			      s->format);
+	for (r = 0; r < n; r++) {
+		int64_t k = a->offset + off + r, x, y;
+		if (!b->bw && (rc = blob_open(rs, i)))
+			return rc;
+		if (valid && !(valid[k >> 3] >> (k & 7) & 1)) {
+			rc = pm_blob_writer_add_null(b->bw);
+		} else {
+			if (large) {
+				x = ((const int64_t *)a->buffers[1])[k];
+				y = ((const int64_t *)a->buffers[1])[k + 1];
+			} else {
+				x = ((const int32_t *)a->buffers[1])[k];
+				y = ((const int32_t *)a->buffers[1])[k + 1];
+			}
+			if (y < x)
+				return pm_err(PAIMON_EINVAL, "BLOB column '%s': bad offsets", cb->name);
+			rc = pm_blob_writer_add(b->bw, y > x ? data + x : (const uint8_t *)"", (size_t)(y - x), NULL);
+		}
+		if (rc)
+			return pm_err_wrap("blob file '%s'", b->name);
+		b->rows++;
+		/* rolled after the record that reaches the target (Java, pypaimon) */
+		if ((int64_t)pm_blob_writer_position(b->bw) >= cb->target_size && (rc = blob_close(rs, i)))
+			return rc;
+	}
+	return 0;
+}
+
 int pm_roll_set_close_file(pm_roll_set *rs)
 {
 	size_t i;
@@ -221,6 +363,9 @@ int pm_roll_set_close_file(pm_roll_set *rs)
 		return 0;
 	/* every file complete first (each listed for deletion as it is), then
 	 * the metas: a failure leaves no half-listed set behind */
+	for (i = 0; i < rs->cfg->n_blobs; i++)
+		if ((rc = blob_close(rs, i)))
+			return rc;
 	for (i = 0; i < rs->n_files; i++) {
 		rfile *f = &rs->files[i];
 		char *path;
@@ -236,6 +381,23 @@ int pm_roll_set_close_file(pm_roll_set *rs)
 	for (i = 0; i < rs->n_files; i++)
 		if ((rc = emit_file(rs, i)))
 			return rc;
+	/* then the .blob files, column by column, in row order */
+	for (i = 0; i < rs->cfg->n_blobs; i++) {
+		rblob *b = &rs->blobs[i];
+		size_t j;
+		for (j = 0; j < b->n_done; j++) {
+			pm_data_file_meta m = b->done[j];
+			memset(&b->done[j], 0, sizeof b->done[j]);
+			if ((rc = rs->cfg->on_file(rs->ctx, (int)(rs->cfg->n_companions + i), &m))) {
+				size_t q;
+				for (q = j + 1; q < b->n_done; q++)
+					pm_data_file_meta_dispose(&b->done[q]);
+				b->n_done = 0;
+				return rc;
+			}
+		}
+		b->n_done = 0;
+	}
 	drop_writers(rs);
 	return 0;
 }
@@ -311,6 +473,11 @@ int pm_roll_set_write(pm_roll_set *rs, const struct ArrowArray *b, const struct 
 			const struct ArrowSchema *ps;
 			const struct ArrowArray *pa = project(f, &slice, s, &ps);
 			if ((rc = f->fw->write(f->fw, pa, ps)))
+				return rc;
+		}
+		for (i = 0; i < cfg->n_blobs; i++) {
+			size_t col = cfg->blobs[i].column;
+			if ((rc = blob_write(rs, i, b->children[col], s->children[col], b->offset + r, n)))
 				return rc;
 		}
 		rs->cur_rows += n;

@@ -60,6 +60,23 @@ typedef struct pm_roll_companion {
 	int64_t target_size;          /* rolls the set too when reached; <= 0: none */
 } pm_roll_companion;
 
+/*
+ * A BLOB column written to its own `.blob` files (format/blob, ai-format
+ * §4.3, docs/blob-layout.md §2): the batch child `column` (binary or large
+ * binary; nulls allowed) goes record by record into files named
+ * "<prefix><uuid>-<n>.blob" (the set's uuid and counter, as Java), each
+ * rolled after the record that makes it reach target_size, and always
+ * closed with the data file, so the .blob files of a column tile their
+ * data file's rows. Their metas (write_cols [name], rows, size, no value
+ * stats: Java's empty stats) are handed out after the data file's, column
+ * by column in row order: the order the commit's row-id assignment needs.
+ */
+typedef struct pm_roll_blob {
+	size_t column;
+	const char *name;
+	int64_t target_size;          /* > 0 */
+} pm_roll_blob;
+
 typedef struct pm_roll_config {
 	pm_fileio *io;
 	const pm_format *format;      /* of the data file */
@@ -71,6 +88,8 @@ typedef struct pm_roll_config {
 	size_t n_columns;
 	const pm_roll_companion *companions;
 	size_t n_companions;
+	const pm_roll_blob *blobs;    /* BLOB columns in .blob files */
+	size_t n_blobs;
 	int64_t target_size;          /* bytes, > 0 */
 	int64_t target_rows;          /* rows, > 0 */
 	const char *prefix;           /* data-file.prefix */

@@ -96,6 +96,13 @@ struct pm_table_writer {
 	size_t n_wcols;
 	uint8_t *in_wcols;         /* per schema field: 1 when written */
 	pm_type *wrow;
+	/* BLOB columns in .blob files (write/rolling.h pm_roll_blob): the data
+	 * files then hold the other written columns (dcols, drow) */
+	pm_roll_blob *rblobs;
+	size_t n_rblobs;
+	size_t *dcols;
+	pm_type *drow;
+	int64_t blob_target;       /* blob.target-file-size, default target-file-size */
 
 	wgroup **groups;
 	size_t n_groups, cap_groups;
@@ -149,6 +156,9 @@ static int setup_options(pm_table_writer *w)
 		return rc;
 
 	w->target_size = DEFAULT_TARGET_FILE_SIZE;
+	if ((v = opt(w, "blob.target-file-size")) &&
+	    (rc = pm_parse_memory_size("blob.target-file-size", v, &w->blob_target)))
+		return rc;
 	if ((v = opt(w, "target-file-size")) && (rc = pm_parse_memory_size("target-file-size", v, &w->target_size)))
 		return rc;
 	if (w->target_size <= 0)
@@ -889,6 +899,86 @@ static int normalize(pm_table_writer *w, const struct ArrowArray *b, const struc
 
 /* ------------------------------------------------------------- public */
 
+/* 1 for a column whose values go to .blob files: a scalar BLOB that is no
+ * blob-descriptor-field (those are stored inline as descriptors). */
+static int blob_file_column(const pm_table_writer *w, const pm_field *f)
+{
+	const char *v = opt(w, "blob-descriptor-field");
+	size_t n = strlen(f->name);
+	if (f->type->root != PM_BLOB)
+		return 0;
+	if (!v)
+		v = opt(w, "blob.stored-descriptor-fields");
+	while (v && *v) {
+		const char *e = strchr(v, ',');
+		size_t len = e ? (size_t)(e - v) : strlen(v);
+		while (len && *v == ' ') {
+			v++;
+			len--;
+		}
+		while (len && v[len - 1] == ' ')
+			len--;
+		if (len == n && !memcmp(v, f->name, n))
+			return 0;
+		v = e ? e + 1 : NULL;
+	}
+	return 1;
+}
+
+/*
+ * After the written columns are known (all, or with_write_type's): BLOB
+ * columns go to .blob streams and the data file takes the others (so its
+ * write_cols name them, as both peers write, even for a full-row write).
+ */
+static int configure_blobs(pm_table_writer *w)
+{
+	size_t nf = w->schema->nfields, n = w->wcols ? w->n_wcols : nf, i, nd = 0;
+	pm_free(w->rblobs);
+	pm_free(w->dcols);
+	pm_type_free(w->drow);
+	w->rblobs = NULL;
+	w->dcols = NULL;
+	w->drow = NULL;
+	w->n_rblobs = 0;
+	w->roll.blobs = NULL;
+	w->roll.n_blobs = 0;
+	for (i = 0; i < n; i++)
+		if (blob_file_column(w, &w->schema->fields[w->wcols ? w->wcols[i] : i]))
+			w->n_rblobs++;
+	if (!w->n_rblobs)
+		return 0;
+	if (!(w->rblobs = pm_calloc(w->n_rblobs, sizeof *w->rblobs)) || !(w->dcols = pm_calloc(n + 1, sizeof *w->dcols)) ||
+	    !(w->drow = pm_type_new(PM_ROW)) || !(w->drow->fields = pm_calloc(n + 1, sizeof(pm_field))))
+		return PAIMON_ENOMEM;
+	w->drow->nullable = 0;
+	w->n_rblobs = 0;
+	for (i = 0; i < n; i++) {
+		size_t fi = w->wcols ? w->wcols[i] : i;
+		const pm_field *f = &w->schema->fields[fi];
+		int rc;
+		if (blob_file_column(w, f)) {
+			pm_roll_blob *b = &w->rblobs[w->n_rblobs++];
+			b->column = fi;
+			b->name = f->name;
+			b->target_size = w->blob_target > 0 ? w->blob_target : w->target_size;
+			continue;
+		}
+		w->dcols[nd] = fi;
+		if ((rc = pm_field_copy(&w->drow->fields[nd], f)))
+			return rc;
+		w->drow->nfields = ++nd;
+	}
+	if (!nd)
+		return pm_err(PAIMON_EINVAL, "write: only BLOB columns are written (table '%s'); a .blob file needs a "
+			      "data file with some other column (the peers refuse this too)", w->table_path);
+	w->roll.row = w->drow;
+	w->roll.columns = w->dcols;
+	w->roll.n_columns = nd;
+	w->roll.blobs = w->rblobs;
+	w->roll.n_blobs = w->n_rblobs;
+	return 0;
+}
+
 int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
 			const pm_strmap *opts, pm_table_writer **out)
 {
@@ -938,6 +1028,8 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
 	w->roll.dense = w->dense;
 	w->roll.on_path = on_path;
 	w->roll.on_file = on_file;
+	if ((rc = configure_blobs(w)))
+		goto fail;
 	{
 		size_t nv = w->pi.n > w->n_bkey ? w->pi.n : w->n_bkey;
 		if (!(w->vals = pm_calloc(nv ? nv : 1, sizeof *w->vals))) {
@@ -1046,7 +1138,15 @@ int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols)
 	return pm_table_writer_set_write_cols_ex(w, cols, 1);
 }
 
+static int set_write_cols(pm_table_writer *w, const pm_strlist *cols, int routed);
+
 int pm_table_writer_set_write_cols_ex(pm_table_writer *w, const pm_strlist *cols, int routed)
+{
+	int rc = set_write_cols(w, cols, routed);
+	return rc ? rc : configure_blobs(w);
+}
+
+static int set_write_cols(pm_table_writer *w, const pm_strlist *cols, int routed)
 {
 	size_t i, k, nf = w->schema->nfields;
 	int rc;
@@ -1560,6 +1660,9 @@ void pm_table_writer_free(pm_table_writer *w)
 		pm_partition_info_dispose(&w->pi);
 	pm_type_free(w->row_type);
 	pm_type_free(w->wrow);
+	pm_free(w->rblobs);
+	pm_free(w->dcols);
+	pm_type_free(w->drow);
 	pm_free(w->wcols);
 	pm_free(w->in_wcols);
 	if (w->wopts)

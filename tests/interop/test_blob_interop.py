@@ -161,3 +161,124 @@ def test_corrupt_blob_file_names_it(tmp_path, pp):
     open(victim, "wb").write(bytes(data))
     with pytest.raises((paimonc.PaimonError, pa.ArrowException, OSError), match=os.path.basename(victim)):
         read_pc(copy, case)
+
+
+# ------------------------------------------------------------ paimonc writes
+
+def _pc_write_cases(wh, seed):
+    """Tables written by paimonc with BLOB columns; -> {name: case} in blob_gen's form."""
+    import random
+    rnd = random.Random(seed)
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    cases = {}
+
+    def commit(t, data, cols=None):
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        if cols:
+            w.with_write_type(cols)
+        w.write_arrow(data)
+        wb.new_commit().commit(w.prepare_commit())
+
+    def value(kind):
+        r = rnd.random()
+        if r < 0.1:
+            return None
+        if r < 0.2:
+            return b""
+        if kind == "big" and r > 0.9:
+            return rnd.randbytes(rnd.randint(1 << 20, 3 << 19))
+        return rnd.randbytes(rnd.randint(1, 6000))
+
+    # 1: sizes 0 B .. 1.5 MB, nulls, empties, several commits, rolled .blob files
+    cat.create_table("db.pc_basic", paimonc.Schema(fields=[("id", "INT"), ("b", "BLOB")], options=dict(
+        bg.DE, **{"blob.target-file-size": "64kb"})), False)
+    exp, rid = [], 0
+    for _ in range(3):
+        n = rnd.randint(5, 30)
+        vals = [value("big") for _ in range(n)]
+        commit(cat.get_table("db.pc_basic"), pa.table({"id": pa.array(range(rid, rid + n), pa.int32()),
+                                                       "b": pa.array(vals, pa.large_binary())}))
+        exp += [{"id": rid + i, "b": bg.digest(v), ROW_ID: rid + i} for i, v in enumerate(vals)]
+        rid += n
+    cases["pc_basic"] = {"table": "db.pc_basic", "columns": ["id", "b"], "kind": {"b": "blob"},
+                         "blob_columns": ["b"], "expected": exp}
+    # 2: two BLOB columns, partitioned, target-file-size small (data files roll too)
+    cat.create_table("db.pc_part", paimonc.Schema(
+        fields=[("p", "INT"), ("id", "INT"), ("b1", "BLOB"), ("s", "STRING"), ("b2", "BLOB")],
+        partition_keys=["p"], options=dict(bg.DE, **{"blob.target-file-size": "16kb"})), False)
+    n = 60
+    rows = [{"p": rnd.randint(0, 2), "id": i, "b1": value(""), "s": "s%d" % i, "b2": value("")} for i in range(n)]
+    order = list(dict.fromkeys(r["p"] for r in rows))
+    rows = [r for p in order for r in rows if r["p"] == p]
+    commit(cat.get_table("db.pc_part"), pa.Table.from_pylist(rows, schema=pa.schema(
+        [("p", pa.int32()), ("id", pa.int32()), ("b1", pa.large_binary()), ("s", pa.string()),
+         ("b2", pa.large_binary())])))
+    cases["pc_part"] = {"table": "db.pc_part", "columns": ["p", "id", "b1", "s", "b2"],
+                        "kind": {"b1": "blob", "b2": "blob"}, "blob_columns": ["b1", "b2"],
+                        "expected": [dict(p=r["p"], id=r["id"], b1=bg.digest(r["b1"]), s=r["s"],
+                                          b2=bg.digest(r["b2"]), **{ROW_ID: k}) for k, r in enumerate(rows)]}
+    # 3: a partial append of the non-blob columns (b reads null)
+    cat.create_table("db.pc_partial", paimonc.Schema(fields=[("id", "INT"), ("b", "BLOB")], options=dict(bg.DE)),
+                     False)
+    vals = [value("") for _ in range(5)]
+    commit(cat.get_table("db.pc_partial"), pa.table({"id": pa.array(range(5), pa.int32()),
+                                                     "b": pa.array(vals, pa.large_binary())}))
+    commit(cat.get_table("db.pc_partial"), pa.table({"id": pa.array([5, 6], pa.int32())}), cols=["id"])
+    cases["pc_partial"] = {"table": "db.pc_partial", "columns": ["id", "b"], "kind": {"b": "blob"},
+                           "blob_columns": ["b"],
+                           "expected": [{"id": i, "b": bg.digest(v), ROW_ID: i} for i, v in enumerate(vals)]
+                           + [{"id": 5, "b": None, ROW_ID: 5}, {"id": 6, "b": None, ROW_ID: 6}]}
+    return cases
+
+
+@pytest.fixture(scope="module")
+def pc(tmp_path_factory):
+    wh = str(tmp_path_factory.mktemp("blob_pc"))
+    return wh, _pc_write_cases(wh, seed=11)
+
+
+def _strip_seq(rows):
+    return [{k: v for k, v in r.items() if k != SEQ} for r in rows]
+
+
+@pytest.mark.parametrize("name", ["pc_basic", "pc_part", "pc_partial"])
+def test_paimonc_blob_tables_read_by_pypaimon_and_paimonc(pc, name):
+    wh, cases = pc
+    case = cases[name]
+    assert _strip_seq(bg.read_pypaimon(wh, case)) == case["expected"]
+    assert _strip_seq(read_pc(wh, case)) == case["expected"]
+
+
+def test_paimonc_blob_tables_read_by_java(pc):
+    wh, cases = pc
+    ok, err = bg.java_available()
+    assert ok, err
+    names = ["pc_basic", "pc_part", "pc_partial"]
+    res, stderr = bg.java_batch([["blob-read", wh, cases[n]["table"]] for n in names])
+    import json
+    for n, (rc, out) in zip(names, res):
+        assert rc == 0, (n, stderr[-2000:])
+        rows = sorted((json.loads(x) for x in out.splitlines() if x.strip()), key=lambda r: r[ROW_ID])
+        assert _strip_seq(rows) == cases[n]["expected"], n
+
+
+def test_paimonc_blob_layout_as_the_peers_write_it(pc):
+    """Each data file is tiled by its column's .blob files (never crossing it), .blob files
+    roll at blob.target-file-size, the data files hold only the non-blob columns, and the
+    commit stamped every file with its snapshot id."""
+    wh, cases = pc
+    files = bg.table_files(wh, cases["pc_part"])
+    normal = [f for f in files if not f["name"].endswith(".blob")]
+    blobs = [f for f in files if f["name"].endswith(".blob")]
+    assert all(f["write_cols"] == ["p", "id", "s"] for f in normal)
+    for col in ("b1", "b2"):
+        mine = sorted((f for f in blobs if f["write_cols"] == [col]), key=lambda f: f["first_row_id"])
+        for nf in normal:
+            inside = [f for f in mine if nf["first_row_id"] <= f["first_row_id"] < nf["first_row_id"] + nf["rows"]]
+            assert sum(f["rows"] for f in inside) == nf["rows"]
+            assert all(f["first_row_id"] + f["rows"] <= nf["first_row_id"] + nf["rows"] for f in inside)
+        assert len(mine) > len(normal)          # rolled within data files
+        assert all(f["size"] < 16 * 1024 + 7000 for f in mine)
+    assert all(f["seq"][0] == f["seq"][1] == 1 for f in files)
