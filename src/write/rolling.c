@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "core/uuid.h"
+#include "format/blob/blob_descriptor.h"
 #include "format/blob/blob_file.h"
 
 #define SLICE_ROWS 262144
@@ -313,6 +314,31 @@ static int blob_open(pm_roll_set *rs, size_t i)
 	return rc;
 }
 
+/* A descriptor value (input row `row`): its range of a local file. */
+static int blob_copy_descriptor(pm_roll_set *rs, rblob *b, const char *col, const uint8_t *p, size_t len, int64_t row)
+{
+	pm_blob_descriptor d;
+	const char *path;
+	int rc = pm_blob_descriptor_decode(p, len, 0, &d);
+	if (rc)
+		return pm_err_wrap("BLOB column '%s' input row %lld", col, (long long)row);
+	path = d.uri;
+	if (!strncmp(path, "file://", 7))
+		path += 7;
+	else if (!strncmp(path, "file:", 5))
+		path += 5;
+	if (path[0] != '/') {
+		rc = pm_err(PAIMON_EUNSUPPORTED, "BLOB column '%s' input row %lld: descriptor URI '%s' is not a local path",
+			    col, (long long)row, d.uri);
+	} else {
+		rc = pm_blob_writer_add_file_range(b->bw, rs->cfg->io, path, (uint64_t)d.offset, d.length, NULL);
+		if (rc)
+			pm_err_wrap("BLOB column '%s' input row %lld (descriptor of '%s')", col, (long long)row, d.uri);
+	}
+	pm_blob_descriptor_dispose(&d);
+	return rc;
+}
+
 /* Rows [off, off + n) of BLOB column i (child `a`, schema `s`). */
 static int blob_write(pm_roll_set *rs, size_t i, const struct ArrowArray *a, const struct ArrowSchema *s,
 		      int64_t off, int64_t n)
@@ -343,7 +369,13 @@ static int blob_write(pm_roll_set *rs, size_t i, const struct ArrowArray *a, con
 			}
 			if (y < x)
 				return pm_err(PAIMON_EINVAL, "BLOB column '%s': bad offsets", cb->name);
-			rc = pm_blob_writer_add(b->bw, y > x ? data + x : (const uint8_t *)"", (size_t)(y - x), NULL);
+			if (pm_blob_descriptor_is(data + x, (size_t)(y - x)))
+				/* a BlobDescriptor: the bytes it references are copied
+				 * in chunks, never loaded whole (pypaimon 2.1.0) */
+				rc = blob_copy_descriptor(rs, b, cb->name, data + x, (size_t)(y - x), off + r - a->offset);
+			else
+				rc = pm_blob_writer_add(b->bw, y > x ? data + x : (const uint8_t *)"", (size_t)(y - x),
+							NULL);
 		}
 		if (rc)
 			return pm_err_wrap("blob file '%s'", b->name);
