@@ -102,6 +102,8 @@ static void test_varint(void)
 	/* empty */
 	CHECK_OK(pm_blob_delta_varint_decode("", 0, 0, "t", &got, &got_n));
 	CHECK(got == NULL && got_n == 0);
+	CHECK_OK(pm_blob_delta_varint_decode(NULL, 0, 0, "t", &got, &got_n)); /* found by fuzz_blob (UBSan) */
+	CHECK(got == NULL && got_n == 0);
 	/* cut short, too long, overflowing */
 	CHECK_RC(pm_blob_delta_varint_decode("\x2a\x80", 2, 0, "idx", &got, &got_n), PAIMON_ECORRUPT);
 	CHECK_MSG("idx: a varint is cut short");
