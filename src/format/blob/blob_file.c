@@ -109,12 +109,15 @@ static int get_varint(const uint8_t **p, const uint8_t *end, int64_t *v, const c
 int pm_blob_delta_varint_decode(const void *data, size_t len, size_t max_values, const char *what,
 				int64_t **out, size_t *n)
 {
-	const uint8_t *p = data, *end = p + len;
+	const uint8_t *p = data, *end;
 	int64_t *v = NULL;
 	size_t cnt = 0, cap = 0, i;
 	uint64_t prev = 0;
 	*out = NULL;
 	*n = 0;
+	if (len == 0)
+		return 0;
+	end = p + len;
 	/* Every varint takes at least one byte: count them first, so the array
 	 * is sized exactly and a limit is checked before allocating. */
 	for (i = 0; i < len; i++)

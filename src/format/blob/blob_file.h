@@ -134,6 +134,9 @@ typedef struct pm_blob_read_options {
 #define PM_BLOB_DEFAULT_MAX_INDEX_BYTES ((size_t)256 << 20)
 #define PM_BLOB_DEFAULT_MAX_ROWS ((int64_t)INT32_MAX) /* Java: int record numbers */
 
+/* A reader only reads (positional reads of an immutable file): its
+ * functions may be called from several threads at once; close must not
+ * race with them. */
 typedef struct pm_blob_reader pm_blob_reader;
 
 /* Opens path through io (io must outlive the reader), reads the footer and

@@ -31,6 +31,17 @@
 #include "io/fileio.h"
 #include "paimonc/common.h"
 
+static char *to_hex(const void *d, size_t n);
+
+static int print_hex(pm_buf *b)
+{
+	char *hex = to_hex(b->data, b->len);
+	printf("%s\n", hex);
+	free(hex);
+	pm_buf_dispose(b);
+	return 0;
+}
+
 static int fail(int rc)
 {
 	fprintf(stderr, "error %d: %s\n", rc, paimon_error_message());
@@ -228,8 +239,7 @@ int main(int argc, char **argv)
 		if ((rc = pm_blob_descriptor_encode(argv[2], strlen(argv[2]), strtoll(argv[3], NULL, 10),
 						    strtoll(argv[4], NULL, 10), &b)))
 			return fail(rc);
-		printf("%s\n", to_hex(b.data, b.len));
-		return 0;
+		return print_hex(&b);
 	}
 	if (argc == 3 && !strcmp(argv[1], "desc-decode")) {
 		pm_blob_descriptor d;
@@ -239,6 +249,7 @@ int main(int argc, char **argv)
 			return fail(rc);
 		printf("{\"version\":%d,\"uri\":\"%s\",\"offset\":%lld,\"length\":%lld,\"is\":%d}\n", d.version, d.uri,
 		       (long long)d.offset, (long long)d.length, pm_blob_descriptor_is(b.data, b.len));
+		pm_buf_dispose(&b);
 		pm_blob_descriptor_dispose(&d);
 		return 0;
 	}
@@ -246,8 +257,7 @@ int main(int argc, char **argv)
 		if ((rc = pm_blob_view_encode(argv[2], strlen(argv[2]), (int32_t)strtol(argv[3], NULL, 10),
 					      strtoll(argv[4], NULL, 10), &b)))
 			return fail(rc);
-		printf("%s\n", to_hex(b.data, b.len));
-		return 0;
+		return print_hex(&b);
 	}
 	if (argc == 3 && !strcmp(argv[1], "view-decode")) {
 		pm_blob_view v;
@@ -257,6 +267,7 @@ int main(int argc, char **argv)
 			return fail(rc);
 		printf("{\"identifier\":\"%s\",\"field_id\":%d,\"row_id\":%lld,\"is\":%d}\n", v.identifier,
 		       (int)v.field_id, (long long)v.row_id, pm_blob_view_is(b.data, b.len));
+		pm_buf_dispose(&b);
 		pm_blob_view_dispose(&v);
 		return 0;
 	}
