@@ -25,21 +25,6 @@ struct paimon_table_commit {
  * ai-format §4, write/rolling.h); nested ones (ARRAY<BLOB>, MAP<K, BLOB>,
  * BLOB inside a ROW) are not written yet and refused. A BLOB column also
  * needs the data-evolution options, as both peers demand. */
-static int has_blob(const pm_type *t)
-{
-	size_t i;
-	if (!t)
-		return 0;
-	if (t->root == PM_BLOB)
-		return 1;
-	if (has_blob(t->element) || has_blob(t->key) || has_blob(t->value))
-		return 1;
-	for (i = 0; i < t->nfields; i++)
-		if (has_blob(t->fields[i].type))
-			return 1;
-	return 0;
-}
-
 static int refuse_blob_columns(const paimon_table *t)
 {
 	const pm_table_schema *s = t->schema->schema;
@@ -51,7 +36,7 @@ static int refuse_blob_columns(const paimon_table *t)
 			any = 1;
 			continue;
 		}
-		if (has_blob(ft))
+		if (pm_type_has_blob(ft))
 			return pm_err(PAIMON_EUNSUPPORTED,
 				      "table '%s': column '%s' holds nested BLOB values (ARRAY<BLOB>, MAP<K, BLOB>); "
 				      "paimonc cannot write them yet", t->identifier, s->fields[i].name);

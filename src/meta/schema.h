@@ -139,4 +139,9 @@ int pm_schema_option_true(const pm_table_schema *s, const pm_strmap *override, c
  * data-evolution.enabled, ...), neither by ALTER nor as a dynamic option. */
 int pm_schema_option_is_immutable(const char *key);
 
+/* 1 if column `name` is listed in the table option blob-descriptor-field
+ * (or its fallback key blob.stored-descriptor-fields): a BLOB column stored
+ * inline as serialized BlobDescriptors. */
+int pm_schema_is_descriptor_field(const pm_table_schema *s, const char *name);
+
 #endif

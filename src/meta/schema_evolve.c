@@ -696,3 +696,25 @@ int pm_schema_option_true(const pm_table_schema *s, const pm_strmap *override, c
 		v = pm_strmap_get(&s->options, key);
 	return java_bool(v, 0);
 }
+
+int pm_schema_is_descriptor_field(const pm_table_schema *s, const char *name)
+{
+	const char *v = pm_strmap_get(&s->options, "blob-descriptor-field");
+	size_t n = strlen(name);
+	if (!v)
+		v = pm_strmap_get(&s->options, "blob.stored-descriptor-fields");
+	while (v && *v) {
+		const char *e = strchr(v, ',');
+		size_t len = e ? (size_t)(e - v) : strlen(v);
+		while (len && *v == ' ') {
+			v++;
+			len--;
+		}
+		while (len && v[len - 1] == ' ')
+			len--;
+		if (len == n && !memcmp(v, name, n))
+			return 1;
+		v = e ? e + 1 : NULL;
+	}
+	return 0;
+}

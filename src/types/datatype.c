@@ -476,3 +476,18 @@ static int field_to_string(const pm_field *f, pm_buf *out)
 		rc = pm_buf_printf(out, " DEFAULT %s", f->default_value);
 	return rc;
 }
+
+int pm_type_has_blob(const pm_type *t)
+{
+	size_t i;
+	if (!t)
+		return 0;
+	if (t->root == PM_BLOB)
+		return 1;
+	if (pm_type_has_blob(t->element) || pm_type_has_blob(t->key) || pm_type_has_blob(t->value))
+		return 1;
+	for (i = 0; i < t->nfields; i++)
+		if (pm_type_has_blob(t->fields[i].type))
+			return 1;
+	return 0;
+}

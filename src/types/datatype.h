@@ -136,4 +136,7 @@ int pm_type_to_arrow(const pm_type *t, const char *name, struct ArrowSchema *out
 int pm_field_from_arrow(const struct ArrowSchema *s, pm_field *out);
 int pm_field_to_arrow(const pm_field *f, struct ArrowSchema *out);
 
+/* 1 if t is BLOB or holds one (array element, map key/value, row field). */
+int pm_type_has_blob(const pm_type *t);
+
 #endif

@@ -21,6 +21,8 @@
 #include "arrow/arrow_filter.h"
 #include "core/error.h"
 #include "core/mem.h"
+#include "core/uuid.h"
+#include "format/blob/blob_file.h"
 #include "read/read.h"
 #include "scan/scan.h"
 #include "table/partition.h"
@@ -32,6 +34,7 @@
 typedef struct ugroup {
 	int64_t start, count;          /* rows [start, start + count) */
 	pm_manifest_entry_list files;  /* its normal data files (copies) */
+	pm_manifest_entry_list companions; /* its .blob / .vector. files */
 	int64_t *slot;                 /* per row: input global index or -1; NULL = untouched */
 	int64_t covered;
 } ugroup;
@@ -58,8 +61,16 @@ struct pm_row_id_update {
 	int64_t rows;
 	int *in_child;                 /* per update column: child index in the batch being added */
 	int rid_child;
-	struct ArrowSchema out_schema; /* "+s" of the update columns, table types */
-	pm_table_writer *w;
+	struct ArrowSchema out_schema; /* "+s" of the data-file update columns, table types */
+	struct ArrowSchema in_schema;  /* "+s" of every update column, table types (input check) */
+	pm_table_writer *w;            /* NULL when only BLOB columns are updated */
+	/* the update columns split: dk (indexes into cols) go to data files,
+	 * bk (BLOB columns) to .blob delta files */
+	size_t *dk, *bk;
+	size_t nd, nb;
+	pm_strlist dcols;
+	pm_manifest_entry_list blob_entries;
+	pm_strlist blob_paths;
 	int finished, failed;
 };
 
@@ -81,8 +92,10 @@ void pm_rowid_groups_dispose(pm_rowid_groups *g)
 	size_t i;
 	if (!g)
 		return;
-	for (i = 0; i < g->len; i++)
+	for (i = 0; i < g->len; i++) {
 		pm_manifest_entry_list_dispose(&g->items[i].files);
+		pm_manifest_entry_list_dispose(&g->items[i].companions);
+	}
 	pm_free(g->items);
 	pm_free(g->index_manifest);
 	memset(g, 0, sizeof *g);
@@ -196,6 +209,17 @@ int pm_rowid_groups_plan(pm_fileio *io, const char *table_path, const pm_table_s
 		if ((rc = pm_manifest_entry_list_append_copy(&g->files, e)))
 			goto done;
 	}
+	/* the companions of each group */
+	for (i = 0; i < plan.n_splits && !rc; i++)
+		for (k = 0; k < plan.splits[i]->entries.len && !rc; k++) {
+			const pm_manifest_entry *e = &plan.splits[i]->entries.items[k];
+			long gi;
+			if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
+				continue;
+			if (!e->file.has_first_row_id || (gi = pm_rowid_groups_find(out, e->file.first_row_id)) < 0)
+				continue;
+			rc = pm_manifest_entry_list_append_copy(&out->items[gi].companions, e);
+		}
 done:
 	pm_free(all);
 	pm_scan_plan_dispose(&plan);
@@ -223,7 +247,9 @@ static int plan_groups(pm_row_id_update *u)
 		u->groups[i].start = g.items[i].start;
 		u->groups[i].count = g.items[i].count;
 		u->groups[i].files = g.items[i].files;
+		u->groups[i].companions = g.items[i].companions;
 		memset(&g.items[i].files, 0, sizeof g.items[i].files);
+		memset(&g.items[i].companions, 0, sizeof g.items[i].companions);
 	}
 	u->n_groups = g.len;
 	pm_rowid_groups_dispose(&g);
@@ -271,9 +297,9 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 					    "updated", c, table_path);
 				goto fail_pi;
 			}
-		if (s->fields[fi].type->root == PM_BLOB) {
-			rc = pm_err(PAIMON_EUNSUPPORTED, "update: BLOB column '%s' of table %s cannot be updated "
-				    "by row id yet", c, table_path);
+		if (s->fields[fi].type->root != PM_BLOB && pm_type_has_blob(s->fields[fi].type)) {
+			rc = pm_err(PAIMON_EUNSUPPORTED, "update: nested BLOB column '%s' of table %s cannot be "
+				    "updated by row id yet", c, table_path);
 			goto fail_pi;
 		}
 	}
@@ -291,17 +317,36 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 		goto fail;
 	if (opts && (rc = pm_strmap_copy(&u->opts, opts)))
 		goto fail;
-	if ((rc = pm_aschema_init(&u->out_schema, "+s", "", 0, (int64_t)cols->len)))
+	if (!(u->dk = pm_calloc(cols->len, sizeof *u->dk)) || !(u->bk = pm_calloc(cols->len, sizeof *u->bk))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < cols->len; i++) {
+		long fi = pm_schema_field_index(s, cols->items[i]);
+		if (s->fields[fi].type->root == PM_BLOB && !pm_schema_is_descriptor_field(s, cols->items[i]))
+			u->bk[u->nb++] = i;
+		else if ((rc = pm_strlist_push(&u->dcols, cols->items[i])))
+			goto fail;
+		else
+			u->dk[u->nd++] = i;
+	}
+	if ((rc = pm_aschema_init(&u->out_schema, "+s", "", 0, (int64_t)u->nd)) ||
+	    (rc = pm_aschema_init(&u->in_schema, "+s", "", 0, (int64_t)cols->len)))
 		goto fail;
 	for (i = 0; i < cols->len; i++) {
 		long fi = pm_schema_field_index(s, cols->items[i]);
+		if ((rc = pm_field_to_arrow(&s->fields[fi], u->in_schema.children[i])))
+			goto fail;
+	}
+	for (i = 0; i < u->nd; i++) {
+		long fi = pm_schema_field_index(s, cols->items[u->dk[i]]);
 		if ((rc = pm_field_to_arrow(&s->fields[fi], u->out_schema.children[i])))
 			goto fail;
 	}
 	if ((rc = plan_groups(u)))
 		goto fail;
-	if ((rc = pm_table_writer_new(io, table_path, s, opts, &u->w)) ||
-	    (rc = pm_table_writer_set_write_cols_ex(u->w, cols, 0)))
+	if (u->nd && ((rc = pm_table_writer_new(io, table_path, s, opts, &u->w)) ||
+		      (rc = pm_table_writer_set_write_cols_ex(u->w, &u->dcols, 0))))
 		goto fail;
 	*out = u;
 	return 0;
@@ -367,10 +412,10 @@ static int bind_input(pm_row_id_update *u, const struct ArrowSchema *s)
 				      "of table %s", name, table_name(u));
 		if (u->in_child[c] >= 0)
 			return pm_err(PAIMON_EINVAL, "update: column '%s' appears twice in the input", name);
-		if (!same_layout(s->children[j], u->out_schema.children[c]))
+		if (!same_layout(s->children[j], u->in_schema.children[c]))
 			return pm_err(PAIMON_EINVAL, "update: input column '%s' has Arrow type '%s', the table column "
 				      "reads as '%s' (cast the input first)", name, s->children[j]->format,
-				      u->out_schema.children[c]->format);
+				      u->in_schema.children[c]->format);
 		u->in_child[c] = (int)j;
 	}
 	if (u->rid_child < 0)
@@ -456,8 +501,8 @@ int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const st
 		in->arr.release(&in->arr);
 		return PAIMON_ENOMEM;
 	}
-	for (k = 0; k < u->cols.len; k++)
-		in->vkids[k] = in->arr.children[u->in_child[k]];
+	for (k = 0; k < u->nd; k++)
+		in->vkids[k] = in->arr.children[u->in_child[u->dk[k]]];
 	memset(&in->view, 0, sizeof in->view);
 	{
 		static const void *nobuf[1] = {NULL};
@@ -466,7 +511,7 @@ int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const st
 	in->view.length = n;
 	in->view.offset = in->arr.offset;
 	in->view.n_buffers = 1;
-	in->view.n_children = (int64_t)u->cols.len;
+	in->view.n_children = (int64_t)u->nd;
 	in->view.children = in->vkids;
 	in->view.release = noop_release;
 	u->n_in++;
@@ -541,7 +586,7 @@ static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayS
 	spec.io = u->io;
 	spec.table_path = u->table_path;
 	spec.schema = u->schema;
-	spec.projection = &u->cols;
+	spec.projection = &u->dcols;
 	spec.limit = -1;
 	spec.batch_rows = GATHER_ROWS;
 	spec.options = &u->schema->options;
@@ -549,7 +594,144 @@ static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayS
 	return pm_read_stream(&spec, (const pm_split *const *)&spp, 1, st);
 }
 
+/*
+ * The .blob delta file of BLOB update column bk[j] for group g (pypaimon
+ * 2.1.0 TableUpdateByRowId, docs/blob-layout.md §4): first_row_id = the
+ * group's start; updated rows carry their value (or -1 for null); other
+ * rows are placeholders (-2: "an older file has it"), and the file ends at
+ * the last updated row. When no file of the group holds the column yet
+ * (a column added later, or a partial append), the file covers the whole
+ * group and the other rows are nulls, as pypaimon writes it.
+ */
+static int write_group_data(pm_row_id_update *u, ugroup *g);
+
+static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
+{
+	const char *name = u->cols.items[u->bk[j]];
+	const pm_manifest_entry *e0 = &g->files.items[0];
+	const char *prefix = pm_strmap_get(&u->schema->options, "data-file.prefix");
+	const char *pdir = pm_strmap_get(&u->schema->options, "data-file.path-directory");
+	pm_partition_info pi;
+	pm_buf dir = PM_BUF_INIT;
+	pm_blob_writer *bw = NULL;
+	pm_manifest_entry *e;
+	char uuid[PM_UUID_STR_LEN + 1], *fname = NULL, *path = NULL;
+	uint64_t size = 0;
+	int64_t rows = 0, p;
+	size_t q;
+	int baseline = 0, rc, have_pi = 0;
+	for (q = 0; q < g->companions.len && !baseline; q++) {
+		const pm_data_file_meta *f = &g->companions.items[q].file;
+		baseline = pm_file_is_blob(f->file_name) && f->has_write_cols && f->write_cols.len == 1 &&
+			   !strcmp(f->write_cols.items[0], name);
+	}
+	if (baseline) {
+		for (p = 0; p < g->count; p++)
+			if (g->slot[p] >= 0)
+				rows = p + 1;
+	} else {
+		rows = g->count;
+	}
+	if ((rc = pm_partition_info_init(&pi, u->schema)))
+		return rc;
+	have_pi = 1;
+	if ((rc = pm_uuid_v4(uuid)) ||
+	    (rc = pm_table_data_dir(u->table_path, pdir && *pdir ? pdir : NULL, &pi, e0->partition.p, e0->partition.n,
+				    e0->bucket, &dir)) ||
+	    (rc = pm_fileio_mkdirs(u->io, pm_buf_cstr(&dir))))
+		goto out;
+	{
+		size_t n = strlen(prefix ? prefix : "data-") + sizeof uuid + 16;
+		if (!(fname = pm_malloc(n))) {
+			rc = PAIMON_ENOMEM;
+			goto out;
+		}
+		snprintf(fname, n, "%s%s-0.blob", prefix ? prefix : "data-", uuid);
+	}
+	if (!(path = pm_path_join(pm_buf_cstr(&dir), fname))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	if ((rc = pm_blob_writer_open(u->io, path, &bw)))
+		goto out;
+	for (p = 0; p < rows && !rc; p++) {
+		int64_t s = g->slot[p];
+		const uinput *in;
+		const struct ArrowArray *a;
+		const uint8_t *valid;
+		int64_t k, x, y;
+		if (s < 0) {
+			rc = baseline ? pm_blob_writer_add_placeholder(bw) : pm_blob_writer_add_null(bw);
+			continue;
+		}
+		in = &u->in[input_of(u, s)];
+		a = in->arr.children[u->in_child[u->bk[j]]];
+		k = a->offset + in->arr.offset + (s - in->base);
+		valid = a->null_count == 0 ? NULL : a->buffers[0];
+		if (valid && !(valid[k >> 3] >> (k & 7) & 1)) {
+			rc = pm_blob_writer_add_null(bw);
+			continue;
+		}
+		/* bind_input checked the layout: large binary */
+		x = ((const int64_t *)a->buffers[1])[k];
+		y = ((const int64_t *)a->buffers[1])[k + 1];
+		rc = y < x ? pm_err(PAIMON_EINVAL, "update: BLOB column '%s': bad offsets", name)
+			   : pm_blob_writer_add(bw, y > x ? (const uint8_t *)a->buffers[2] + x : (const uint8_t *)"",
+						(size_t)(y - x), NULL);
+	}
+	if (rc) {
+		pm_blob_writer_abort(bw);
+		goto out;
+	}
+	rc = pm_blob_writer_close(bw, &size);
+	if (rc || (rc = pm_strlist_push(&u->blob_paths, path)))
+		goto out;
+	if (!(e = pm_manifest_entry_list_push(&u->blob_entries))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	e->kind = PM_FILE_KIND_ADD;
+	e->bucket = e0->bucket;
+	e->total_buckets = e0->total_buckets;
+	if ((rc = pm_bytes_set(&e->partition, e0->partition.p, e0->partition.n)) ||
+	    (rc = pm_data_file_meta_init_append(&e->file)))
+		goto out;
+	e->file.file_name = fname;
+	fname = NULL;
+	e->file.file_size = (int64_t)size;
+	e->file.row_count = rows;
+	e->file.has_first_row_id = 1;
+	e->file.first_row_id = g->start;
+	e->file.min_sequence_number = 0;
+	e->file.max_sequence_number = 0;
+	e->file.schema_id = u->schema->id;
+	e->file.has_value_stats_cols = 1;
+	e->file.has_write_cols = 1;
+	rc = pm_strlist_push(&e->file.write_cols, name);
+out:
+	if (have_pi)
+		pm_partition_info_dispose(&pi);
+	pm_buf_dispose(&dir);
+	pm_free(fname);
+	pm_free(path);
+	if (rc)
+		pm_err_wrap("update: BLOB column '%s' of rows [%lld, %lld) of table %s", name, (long long)g->start,
+			    (long long)(g->start + g->count), table_name(u));
+	return rc;
+}
+
 static int write_group(pm_row_id_update *u, ugroup *g)
+{
+	size_t j;
+	int rc = 0;
+	if (u->nd)
+		rc = write_group_data(u, g);
+	for (j = 0; j < u->nb && !rc; j++)
+		rc = write_blob_delta(u, g, j);
+	return rc;
+}
+
+static int write_group_data(pm_row_id_update *u, ugroup *g)
 {
 	struct ArrowArrayStream st;
 	struct ArrowArray cur;
@@ -636,10 +818,20 @@ int pm_row_id_update_finish(pm_row_id_update *u, pm_manifest_entry_list *out)
 			u->failed = 1;
 			return rc;
 		}
-	if ((rc = pm_table_writer_prepare_commit(u->w, out))) {
+	if (u->w && (rc = pm_table_writer_prepare_commit(u->w, out))) {
 		u->failed = 1;
 		return rc;
 	}
+	for (i = 0; i < u->blob_entries.len; i++) {
+		pm_manifest_entry *e = pm_manifest_entry_list_push(out);
+		if (!e) {
+			u->failed = 1;
+			return PAIMON_ENOMEM;
+		}
+		*e = u->blob_entries.items[i];
+		memset(&u->blob_entries.items[i], 0, sizeof u->blob_entries.items[i]);
+	}
+	u->blob_entries.len = 0;
 	u->finished = 1;
 	return 0;
 }
@@ -650,8 +842,19 @@ void pm_row_id_update_free(pm_row_id_update *u)
 	if (!u)
 		return;
 	pm_table_writer_free(u->w);
+	if (!u->finished)
+		for (i = 0; i < u->blob_paths.len; i++)
+			pm_fileio_remove(u->io, u->blob_paths.items[i]);
+	pm_strlist_dispose(&u->blob_paths);
+	pm_manifest_entry_list_dispose(&u->blob_entries);
+	pm_strlist_dispose(&u->dcols);
+	pm_free(u->dk);
+	pm_free(u->bk);
+	if (u->in_schema.release)
+		u->in_schema.release(&u->in_schema);
 	for (i = 0; i < u->n_groups; i++) {
 		pm_manifest_entry_list_dispose(&u->groups[i].files);
+		pm_manifest_entry_list_dispose(&u->groups[i].companions);
 		pm_free(u->groups[i].slot);
 	}
 	pm_free(u->groups);

@@ -45,6 +45,7 @@
 typedef struct pm_rowid_group {
 	int64_t start, count;            /* rows [start, start + count) */
 	pm_manifest_entry_list files;    /* its normal data files (copies) */
+	pm_manifest_entry_list companions; /* its .blob / .vector. files (copies) */
 } pm_rowid_group;
 
 typedef struct pm_rowid_groups {

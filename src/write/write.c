@@ -903,26 +903,7 @@ static int normalize(pm_table_writer *w, const struct ArrowArray *b, const struc
  * blob-descriptor-field (those are stored inline as descriptors). */
 static int blob_file_column(const pm_table_writer *w, const pm_field *f)
 {
-	const char *v = opt(w, "blob-descriptor-field");
-	size_t n = strlen(f->name);
-	if (f->type->root != PM_BLOB)
-		return 0;
-	if (!v)
-		v = opt(w, "blob.stored-descriptor-fields");
-	while (v && *v) {
-		const char *e = strchr(v, ',');
-		size_t len = e ? (size_t)(e - v) : strlen(v);
-		while (len && *v == ' ') {
-			v++;
-			len--;
-		}
-		while (len && v[len - 1] == ' ')
-			len--;
-		if (len == n && !memcmp(v, f->name, n))
-			return 0;
-		v = e ? e + 1 : NULL;
-	}
-	return 1;
+	return f->type->root == PM_BLOB && !pm_schema_is_descriptor_field(w->schema, f->name);
 }
 
 /*
