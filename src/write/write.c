@@ -102,6 +102,13 @@ struct pm_table_writer {
 	size_t n_rblobs;
 	size_t *dcols;
 	pm_type *drow;
+	/* VECTOR columns in dedicated vector-store files (vector.file.format):
+	 * one companion holding all of them, rolled with the data file */
+	pm_roll_companion vcomp;
+	size_t *vcols;
+	pm_type *vrow;
+	const pm_format *vfmt;
+	char *vext;
 	int64_t blob_target;       /* blob.target-file-size, default target-file-size */
 
 	wgroup **groups;
@@ -913,22 +920,50 @@ static int blob_file_column(const pm_table_writer *w, const pm_field *f)
  */
 static int configure_blobs(pm_table_writer *w)
 {
-	size_t nf = w->schema->nfields, n = w->wcols ? w->n_wcols : nf, i, nd = 0;
+	size_t nf = w->schema->nfields, n = w->wcols ? w->n_wcols : nf, i, nd = 0, nv = 0;
+	const char *vf = opt(w, "vector.file.format");
 	pm_free(w->rblobs);
 	pm_free(w->dcols);
 	pm_type_free(w->drow);
+	pm_free(w->vcols);
+	pm_type_free(w->vrow);
+	pm_free(w->vext);
 	w->rblobs = NULL;
 	w->dcols = NULL;
 	w->drow = NULL;
+	w->vcols = NULL;
+	w->vrow = NULL;
+	w->vext = NULL;
 	w->n_rblobs = 0;
 	w->roll.blobs = NULL;
 	w->roll.n_blobs = 0;
-	for (i = 0; i < n; i++)
-		if (blob_file_column(w, &w->schema->fields[w->wcols ? w->wcols[i] : i]))
+	w->roll.companions = NULL;
+	w->roll.n_companions = 0;
+	if (vf && !*vf)
+		vf = NULL;
+	for (i = 0; i < n; i++) {
+		const pm_field *f = &w->schema->fields[w->wcols ? w->wcols[i] : i];
+		if (blob_file_column(w, f))
 			w->n_rblobs++;
-	if (!w->n_rblobs)
+		else if (vf && f->type->root == PM_VECTOR)
+			nv++;
+	}
+	if (!w->n_rblobs && !nv)
 		return 0;
-	if (!(w->rblobs = pm_calloc(w->n_rblobs, sizeof *w->rblobs)) || !(w->dcols = pm_calloc(n + 1, sizeof *w->dcols)) ||
+	if (nv) {
+		int rc;
+		if (strcasecmp(vf, "parquet"))
+			return pm_err(PAIMON_EUNSUPPORTED, "option 'vector.file.format' = '%s' of table '%s': only "
+				      "'parquet' vector-store files are written (lance and vortex are not supported)",
+				      vf, w->table_path);
+		if ((rc = pm_format_by_name("parquet", &w->vfmt)))
+			return rc;
+		if (!(w->vcols = pm_calloc(nv, sizeof *w->vcols)) || !(w->vrow = pm_type_new(PM_ROW)) ||
+		    !(w->vrow->fields = pm_calloc(nv, sizeof(pm_field))) || !(w->vext = pm_strdup(".vector.parquet")))
+			return PAIMON_ENOMEM;
+		w->vrow->nullable = 0;
+	}
+	if (!(w->rblobs = pm_calloc(w->n_rblobs + 1, sizeof *w->rblobs)) || !(w->dcols = pm_calloc(n + 1, sizeof *w->dcols)) ||
 	    !(w->drow = pm_type_new(PM_ROW)) || !(w->drow->fields = pm_calloc(n + 1, sizeof(pm_field))))
 		return PAIMON_ENOMEM;
 	w->drow->nullable = 0;
@@ -944,6 +979,14 @@ static int configure_blobs(pm_table_writer *w)
 			b->target_size = w->blob_target > 0 ? w->blob_target : w->target_size;
 			continue;
 		}
+		if (w->vcols && f->type->root == PM_VECTOR) {
+			size_t v = w->vrow->nfields;
+			w->vcols[v] = fi;
+			if ((rc = pm_field_copy(&w->vrow->fields[v], f)))
+				return rc;
+			w->vrow->nfields = v + 1;
+			continue;
+		}
 		w->dcols[nd] = fi;
 		if ((rc = pm_field_copy(&w->drow->fields[nd], f)))
 			return rc;
@@ -957,6 +1000,17 @@ static int configure_blobs(pm_table_writer *w)
 	w->roll.n_columns = nd;
 	w->roll.blobs = w->rblobs;
 	w->roll.n_blobs = w->n_rblobs;
+	if (w->vcols) {
+		memset(&w->vcomp, 0, sizeof w->vcomp);
+		w->vcomp.format = w->vfmt;
+		w->vcomp.wopts = w->wopts;
+		w->vcomp.row = w->vrow;
+		w->vcomp.columns = w->vcols;
+		w->vcomp.n_columns = w->vrow->nfields;
+		w->vcomp.extension = w->vext;
+		w->roll.companions = &w->vcomp;
+		w->roll.n_companions = 1;
+	}
 	return 0;
 }
 
@@ -1644,6 +1698,9 @@ void pm_table_writer_free(pm_table_writer *w)
 	pm_free(w->rblobs);
 	pm_free(w->dcols);
 	pm_type_free(w->drow);
+	pm_free(w->vcols);
+	pm_type_free(w->vrow);
+	pm_free(w->vext);
 	pm_free(w->wcols);
 	pm_free(w->in_wcols);
 	if (w->wopts)
