@@ -2062,15 +2062,15 @@ static int batch_part(pm_pq_reader *r, int64_t n)
 }
 
 /* With row ranges: the next rows of the open row group that the ranges
- * select, up to a batch (rows of several ranges gather into one batch; the
+ * select, up to want (rows of several ranges gather into one batch; the
  * rows between them are skipped). *got = 0 when the row group has no more
  * selected rows. */
-static int ranged_part(pm_pq_reader *r, int64_t *got)
+static int ranged_part(pm_pq_reader *r, int64_t want, int64_t *got)
 {
 	int64_t total = 0;
 	int rc, i;
 	*got = 0;
-	while (total < r->batch && r->rg_row < r->rg_rows) {
+	while (total < want && r->rg_row < r->rg_rows) {
 		int64_t cur = r->rg_first[r->rgs[r->rg_i]] + r->rg_row, gap, n;
 		while (r->range_i < r->n_ranges && r->ranges[2 * r->range_i + 1] <= cur)
 			r->range_i++;
@@ -2089,8 +2089,8 @@ static int ranged_part(pm_pq_reader *r, int64_t *got)
 		n = r->ranges[2 * r->range_i + 1] - cur;
 		if (n > r->rg_rows - r->rg_row)
 			n = r->rg_rows - r->rg_row;
-		if (n > r->batch - total)
-			n = r->batch - total;
+		if (n > want - total)
+			n = want - total;
 		if ((rc = batch_part(r, n)))
 			return rc;
 		r->rg_row += n;
@@ -2100,46 +2100,68 @@ static int ranged_part(pm_pq_reader *r, int64_t *got)
 	return 0;
 }
 
-int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
+/* Opens the next row group that has rows to read: 0 (r->rg_open), or 0
+ * with r->rg_i == r->n_rgs at the end. */
+static int open_next_rg(pm_pq_reader *r)
 {
 	int rc, i;
+	while (r->rg_i < r->n_rgs) {
+		int rg = r->rgs[r->rg_i];
+		r->rg_rows = r->fm->row_groups[rg].num_rows;
+		r->rg_row = 0;
+		if (r->ranges) {
+			/* a row group the ranges miss is never opened */
+			int64_t a = r->rg_first[rg], b = a + r->rg_rows;
+			while (r->range_i < r->n_ranges && r->ranges[2 * r->range_i + 1] <= a)
+				r->range_i++;
+			if (r->range_i >= r->n_ranges || r->ranges[2 * r->range_i] >= b) {
+				r->rg_i++;
+				continue;
+			}
+		}
+		if (r->rg_rows <= 0) {
+			r->rg_i++;
+			continue;
+		}
+		for (i = 0; i < r->n_cols; i++)
+			if ((rc = open_chunk(r, &r->cols[i], rg)))
+				return wrap_col(r, &r->cols[i], rc);
+		order_columns(r, rg);
+		r->rg_open = true;
+		r->m.row_groups_read++;
+		return 0;
+	}
+	return 0;
+}
+
+/* A batch holds up to r->batch rows and continues across row groups, so
+ * that every batch but the last is full: readers of files with the same
+ * rows and batch size (the files of a data-evolution row-id group) then
+ * see the same batch boundaries whatever the files' row groups. */
+int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
+{
+	int64_t total = 0;
+	int rc, last_rg = -1;
 	memset(out, 0, sizeof *out);
 	*eof = 0;
-	for (;;) {
+	while (total < r->batch) {
 		int64_t n;
 		if (!r->rg_open) {
-			int rg;
-			if (r->rg_i >= r->n_rgs) {
-				*eof = 1;
-				return 0;
+			if ((rc = open_next_rg(r))) {
+				reset_builders(r);
+				return rc;
 			}
-			rg = r->rgs[r->rg_i];
-			r->rg_rows = r->fm->row_groups[rg].num_rows;
-			r->rg_row = 0;
-			if (r->ranges) {
-				/* a row group the ranges miss is never opened */
-				int64_t a = r->rg_first[rg], b = a + r->rg_rows;
-				while (r->range_i < r->n_ranges && r->ranges[2 * r->range_i + 1] <= a)
-					r->range_i++;
-				if (r->range_i >= r->n_ranges || r->ranges[2 * r->range_i] >= b) {
-					r->rg_i++;
-					continue;
-				}
-			}
-			for (i = 0; i < r->n_cols; i++)
-				if ((rc = open_chunk(r, &r->cols[i], rg)))
-					return wrap_col(r, &r->cols[i], rc);
-			order_columns(r, rg);
-			r->rg_open = true;
-			r->m.row_groups_read++;
+			if (!r->rg_open)
+				break;
 		}
+		last_rg = r->rgs[r->rg_i];
 		if (r->rg_row >= r->rg_rows) {
 			r->rg_open = false;
 			r->rg_i++;
 			continue;
 		}
 		if (r->ranges) {
-			if ((rc = ranged_part(r, &n))) {
+			if ((rc = ranged_part(r, r->batch - total, &n))) {
 				reset_builders(r);
 				return rc;
 			}
@@ -2150,24 +2172,29 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 			}
 		} else {
 			n = r->rg_rows - r->rg_row;
-			if (n > r->batch)
-				n = r->batch;
+			if (n > r->batch - total)
+				n = r->batch - total;
 			if ((rc = batch_part(r, n))) {
 				reset_builders(r);
 				return rc;
 			}
 			r->rg_row += n;
 		}
-		if ((rc = pm_ab_append_valid(r->root, n)) || (rc = pm_ab_validate(r->root))) {
-			pm_err_state st;
-			pm_err_save(&st);
-			pm_err(PAIMON_ECORRUPT, "%s: row group %d: columns disagree on the row/entry count (%s)", r->path,
-			       r->rgs[r->rg_i], st.msg);
-			reset_builders(r);
-			return PAIMON_ECORRUPT;
-		}
-		return pm_ab_finish(r->root, out);
+		total += n;
 	}
+	if (total == 0) {
+		*eof = 1;
+		return 0;
+	}
+	if ((rc = pm_ab_append_valid(r->root, total)) || (rc = pm_ab_validate(r->root))) {
+		pm_err_state st;
+		pm_err_save(&st);
+		pm_err(PAIMON_ECORRUPT, "%s: row group %d: columns disagree on the row/entry count (%s)", r->path,
+		       last_rg, st.msg);
+		reset_builders(r);
+		return PAIMON_ECORRUPT;
+	}
+	return pm_ab_finish(r->root, out);
 }
 
 void pm_pq_reader_free(pm_pq_reader *r)
