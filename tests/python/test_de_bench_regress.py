@@ -163,3 +163,69 @@ def test_in_many_literals_with_nulls(table, op, nlits):
     want = all_rows.filter(mask)
     assert got.num_rows == want.num_rows
     assert got.equals(want)
+
+
+# ---------------------------------------------------------------- read-ahead
+# Files with fewer leaf columns than read.threads are decoded one batch
+# ahead on a thread (fmt_parquet.c): results, errors and early closes must
+# be those of the plain reader.
+
+def _backfilled(tmp_path, n=20000):
+    import numpy as np
+    wh = str(tmp_path / "wh")
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    schema = pa.schema([("id", pa.int64()), ("a", pa.float64())])
+    cat.create_table("db.t", paimonc.Schema.from_pyarrow_schema(
+        schema, options=dict(DE, **{"read.batch-size": "1000"})), False)
+    t = cat.get_table("db.t")
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(pa.table({"id": np.arange(n), "a": np.arange(n) * 0.5}, schema=schema))
+    wb.new_commit().commit(w.prepare_commit())
+    w.close()
+    for k in range(3):
+        cat.alter_table("db.t", [paimonc.SchemaChange.add_column("f%d" % k, "BIGINT")], False)
+        t = cat.get_table("db.t")
+        upd = t.new_batch_write_builder().new_update().with_update_type(["f%d" % k])
+        msgs = upd.update_by_arrow_with_row_id(pa.table({
+            "_ROW_ID": pa.array(np.arange(n), pa.int64()), "f%d" % k: pa.array(np.arange(n) * (k + 2))}))
+        t.new_batch_write_builder().new_commit().commit(msgs)
+    return cat, wh, n
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "4"])
+def test_read_ahead_same_rows(tmp_path, threads):
+    cat, _, n = _backfilled(tmp_path)
+    t = cat.get_table("db.t").copy({"read.threads": threads})
+    rb = t.new_read_builder()
+    got = rb.new_read().to_arrow(rb.new_scan().plan().splits()).sort_by("id")
+    assert got.num_rows == n
+    for k in range(3):
+        assert got.column("f%d" % k).to_pylist() == [i * (k + 2) for i in range(n)]
+    # a stream closed early (limit) frees the read-ahead thread
+    rb = t.new_read_builder().with_limit(1500)
+    assert rb.new_read().to_arrow(rb.new_scan().plan().splits()).num_rows == 1500
+    reader = t.new_read_builder().new_read().to_arrow_batch_reader(
+        t.new_read_builder().new_scan().plan().splits())
+    first = reader.read_next_batch()
+    assert first.num_rows > 0
+    reader.close()
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_read_ahead_error_names_the_file(tmp_path, threads):
+    import glob
+    import os
+    cat, wh, _ = _backfilled(tmp_path)
+    files = sorted(glob.glob(os.path.join(wh, "db.db", "t", "bucket-0", "*.parquet")), key=os.path.getmtime)
+    victim = files[-1]  # the last backfill: one column (f2)
+    data = bytearray(open(victim, "rb").read())
+    for i in range(200, 4000):  # page bytes, not the footer
+        data[i] ^= 0x5A
+    open(victim, "wb").write(bytes(data))
+    t = cat.get_table("db.t").copy({"read.threads": threads})
+    rb = t.new_read_builder()
+    with pytest.raises(Exception) as e:
+        rb.new_read().to_arrow(rb.new_scan().plan().splits())
+    assert os.path.basename(victim) in str(e.value)

@@ -2013,6 +2013,11 @@ int64_t pm_pq_reader_num_rows(const pm_pq_reader *r)
 	return r->total_rows;
 }
 
+int pm_pq_reader_num_leaves(const pm_pq_reader *r)
+{
+	return r->n_cols;
+}
+
 const pm_pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r)
 {
 	return r->fm;
