@@ -3,12 +3,36 @@
  */
 #include "format/fmt_parquet.h"
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <string.h>
+
 #include "core/error.h"
 #include "core/mem.h"
 
 typedef struct pq_fmt_reader {
 	pm_format_reader base;
 	pm_pq_reader *r;
+	/* Read-ahead, when threads > 1 but the file has fewer leaf columns
+	 * than threads (the column pool cannot use them): a thread decodes the
+	 * next batch while the caller works on the current one, one batch in
+	 * flight. Readers of several files consumed in turn (the files of a
+	 * data-evolution row-id group: backfilled columns, one or a few per
+	 * file) so decode in parallel. Files with more columns keep reading on
+	 * the caller's thread with their column pool (reading ahead there too
+	 * cost CPU and time: more live batch buffers). */
+	bool ahead;           /* read ahead (mu and cv initialised) */
+	bool started;         /* the thread runs or ran (joined by rd_free) */
+	bool full;            /* slot holds the next result */
+	bool busy;            /* the thread is decoding */
+	bool stop;            /* rd_free asks the thread to end */
+	bool term;            /* the caller took the end or an error */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct ArrowArray slot;
+	int slot_eof, slot_rc;
+	pm_err_state err;     /* the thread's error for slot_rc */
 } pq_fmt_reader;
 
 typedef struct pq_fmt_writer {
@@ -20,14 +44,89 @@ struct pm_format_wopts {
 	pm_pq_writer_opts pq;
 };
 
+/* The read-ahead thread: fills the slot whenever it is empty, until the
+ * end, an error or rd_free. */
+static void *ahead_main(void *arg)
+{
+	pq_fmt_reader *fr = arg;
+	pthread_mutex_lock(&fr->mu);
+	for (;;) {
+		struct ArrowArray a;
+		int eof = 0, rc;
+		while (!fr->stop && fr->full)
+			pthread_cond_wait(&fr->cv, &fr->mu);
+		if (fr->stop)
+			break;
+		fr->busy = true;
+		pthread_mutex_unlock(&fr->mu);
+		rc = pm_pq_reader_next(fr->r, &a, &eof);
+		if (rc)
+			pm_err_save(&fr->err);
+		pthread_mutex_lock(&fr->mu);
+		fr->busy = false;
+		fr->slot = a;
+		fr->slot_rc = rc;
+		fr->slot_eof = eof;
+		fr->full = true;
+		pthread_cond_broadcast(&fr->cv);
+		if (rc || eof)
+			break;
+	}
+	pthread_mutex_unlock(&fr->mu);
+	return NULL;
+}
+
 static int rd_schema(pm_format_reader *r, struct ArrowSchema *out)
 {
-	return pm_pq_reader_schema(((pq_fmt_reader *)r)->r, out);
+	pq_fmt_reader *fr = (pq_fmt_reader *)r;
+	int rc;
+	if (!fr->started)
+		return pm_pq_reader_schema(fr->r, out);
+	/* not while the thread decodes */
+	pthread_mutex_lock(&fr->mu);
+	while (fr->busy)
+		pthread_cond_wait(&fr->cv, &fr->mu);
+	rc = pm_pq_reader_schema(fr->r, out);
+	pthread_mutex_unlock(&fr->mu);
+	return rc;
 }
 
 static int rd_next(pm_format_reader *r, struct ArrowArray *out, int *eof)
 {
-	return pm_pq_reader_next(((pq_fmt_reader *)r)->r, out, eof);
+	pq_fmt_reader *fr = (pq_fmt_reader *)r;
+	int rc;
+	if (!fr->ahead)
+		return pm_pq_reader_next(fr->r, out, eof);
+	memset(out, 0, sizeof *out);
+	*eof = 0;
+	if (fr->term) {
+		if (fr->slot_rc) {
+			pm_err_restore(&fr->err);
+			return fr->slot_rc;
+		}
+		*eof = 1;
+		return 0;
+	}
+	if (!fr->started) {
+		if (pthread_create(&fr->th, NULL, ahead_main, fr) != 0)
+			return pm_pq_reader_next(fr->r, out, eof); /* no thread: this one reads */
+		fr->started = true;
+	}
+	pthread_mutex_lock(&fr->mu);
+	while (!fr->full)
+		pthread_cond_wait(&fr->cv, &fr->mu);
+	*out = fr->slot;
+	memset(&fr->slot, 0, sizeof fr->slot);
+	fr->full = false;
+	rc = fr->slot_rc;
+	*eof = fr->slot_eof;
+	if (rc || fr->slot_eof)
+		fr->term = true;
+	pthread_cond_broadcast(&fr->cv);
+	pthread_mutex_unlock(&fr->mu);
+	if (rc)
+		pm_err_restore(&fr->err);
+	return rc;
 }
 
 static int64_t rd_num_rows(const pm_format_reader *r)
@@ -37,9 +136,23 @@ static int64_t rd_num_rows(const pm_format_reader *r)
 
 static void rd_free(pm_format_reader *r)
 {
+	pq_fmt_reader *fr = (pq_fmt_reader *)r;
 	if (!r)
 		return;
-	pm_pq_reader_free(((pq_fmt_reader *)r)->r);
+	if (fr->started) {
+		pthread_mutex_lock(&fr->mu);
+		fr->stop = true;
+		pthread_cond_broadcast(&fr->cv);
+		pthread_mutex_unlock(&fr->mu);
+		pthread_join(fr->th, NULL);
+		if (fr->full && fr->slot.release)
+			fr->slot.release(&fr->slot);
+	}
+	if (fr->ahead) {
+		pthread_cond_destroy(&fr->cv);
+		pthread_mutex_destroy(&fr->mu);
+	}
+	pm_pq_reader_free(fr->r);
 	pm_free(r);
 }
 
@@ -65,6 +178,14 @@ static int reader_open(pm_fileio *io, const char *path, const pm_format_read_opt
 	if ((rc = pm_pq_reader_open(io, path, &o, &fr->r)) != 0) {
 		pm_free(fr);
 		return rc;
+	}
+	if (o.threads > 1 && pm_pq_reader_num_leaves(fr->r) < o.threads) {
+		if (pthread_mutex_init(&fr->mu, NULL) == 0) {
+			if (pthread_cond_init(&fr->cv, NULL) == 0)
+				fr->ahead = true;
+			else
+				pthread_mutex_destroy(&fr->mu);
+		}
 	}
 	fr->base.format = &pm_format_parquet;
 	fr->base.schema = rd_schema;

@@ -705,21 +705,66 @@ static void int_cmp(pm_pred_op op, const ilit *L, const int64_t *x, int64_t n, u
 	}
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* IN / NOT IN with many literals over a long batch: the exact literal
+ * values sorted once, each row found by binary search (n log L instead of
+ * n * L compares). */
+static void in_sorted(const ilit *lits, size_t nlits, int64_t *set, const int64_t *x, int64_t m, uint8_t hit,
+		      uint8_t *out, size_t *nset)
+{
+	if (*nset == (size_t)-1) {
+		size_t k, ns = 0;
+		for (k = 0; k < nlits; k++)
+			if (lits[k].exact && !lits[k].below && !lits[k].above)
+				set[ns++] = lits[k].fl;
+		qsort(set, ns, sizeof *set, cmp_i64);
+		*nset = ns;
+	}
+	for (int64_t i = 0; i < m; i++) {
+		size_t lo = 0, hi = *nset;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (set[mid] < x[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		out[i] = lo < *nset && set[lo] == x[i] ? hit : (uint8_t)(hit == RT ? RF : RT);
+	}
+}
+
 static int eval_int(const pm_predicate *p, const colv *c, int kind, int w, int64_t unit, int64_t n, uint8_t *out)
 {
 	const void *buf = c->a->buffers[1];
 	int64_t x[CHUNK];
 	ilit lits_small[16];
 	ilit *lits = p->nlits <= 16 ? lits_small : pm_malloc(p->nlits * sizeof *lits);
+	int is_in = p->op == PM_PRED_IN || p->op == PM_PRED_NOT_IN;
+	int64_t *set = NULL;
+	size_t nset = (size_t)-1;
 	if (!lits)
 		return PAIMON_ENOMEM;
-	for (size_t k = 0; k < p->nlits; k++)
+	for (size_t k = 0; k < p->nlits; k++) {
 		if (!p->vals[k].is_null)
 			lits[k] = int_literal(p, &p->vals[k], kind, unit);
+		else
+			lits[k].exact = 0;
+	}
+	if (is_in && p->nlits > 16 && n > 16 && !(set = pm_malloc(p->nlits * sizeof *set))) {
+		pm_free(lits);
+		return PAIMON_ENOMEM;
+	}
 	for (int64_t s = 0; s < n; s += CHUNK) {
 		int64_t m = n - s < CHUNK ? n - s : CHUNK;
 		widen(buf, w, c->base + s, m, x);
-		if (p->op == PM_PRED_IN || p->op == PM_PRED_NOT_IN) {
+		if (is_in && set) {
+			in_sorted(lits, p->nlits, set, x, m, p->op == PM_PRED_IN ? RT : RF, out + s, &nset);
+		} else if (is_in) {
 			uint8_t hit = p->op == PM_PRED_IN ? RT : RF;
 			memset(out + s, hit == RT ? RF : RT, (size_t)m);
 			for (size_t k = 0; k < p->nlits; k++) {
@@ -734,6 +779,7 @@ static int eval_int(const pm_predicate *p, const colv *c, int kind, int w, int64
 			int_cmp(p->op, &lits[0], x, m, out + s);
 		}
 	}
+	pm_free(set);
 	if (lits != lits_small)
 		pm_free(lits);
 	return 0;

@@ -45,6 +45,7 @@ typedef struct pm_pq_col {
 	int64_t chunk_values, values_seen;
 	bool seen_data;
 	pm_pq_offset_index *oi;
+	size_t oi_j;          /* page location the next skip looks at first */
 
 	/* I/O window [io_off, io_off + io_len) of the file */
 	uint8_t *io;
@@ -120,6 +121,7 @@ struct pm_pq_reader {
 	int64_t *rg_first;    /* first file row of each row group */
 	int64_t *ranges;
 	size_t n_ranges;
+	size_t range_i;       /* first range not yet passed (rows only move forward) */
 	bool rg_open;
 	int64_t rg_rows, rg_row;
 	int64_t total_rows;
@@ -1098,47 +1100,130 @@ static int col_presize(pm_pq_col *c, int64_t n)
 
 static void reset_ab(pm_array_builder *ab);
 
-static void col_discard(pm_pq_col *c)
+/* Skips k (<= the rows left in the current page) rows of a flat column
+ * whose page is PLAIN and not BOOLEAN without decoding them: the definition
+ * levels are counted, the value cursor advanced. 1 when the page does not
+ * qualify (nothing consumed), else 0 or an error. */
+static int flat_skip_plain(pm_pq_col *c, int64_t k)
 {
-	reset_ab(c->ab);
-	c->bn = 0;
+	int64_t nv = 0, left = k;
+	uint32_t md = (uint32_t)c->max_def;
+	int rc;
+	if (c->nested || c->enc != PM_PQ_ENC_PLAIN || c->ptype == PM_PQ_BOOLEAN)
+		return 1;
+	if (c->max_def == 0) {
+		nv = k;
+	} else {
+		while (left > 0) {
+			pm_pq_run run;
+			uint32_t i, max_n = left < LIT_CHUNK ? (uint32_t)left : LIT_CHUNK;
+			if ((rc = pm_pq_rle_next_run(&c->defd, max_n, c->u32, &run)))
+				return rc;
+			if (run.count == 0)
+				return pm_err(PAIMON_ECORRUPT, "definition levels: empty run");
+			if (!run.values) {
+				if (run.value > md)
+					return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", run.value,
+						      md);
+				if (run.value == md)
+					nv += run.count;
+			} else {
+				for (i = 0; i < run.count; i++) {
+					if (run.values[i] > md)
+						return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u",
+							      run.values[i], md);
+					nv += run.values[i] == md;
+				}
+			}
+			left -= run.count;
+		}
+	}
+	if ((rc = pm_pq_plain_skip(&c->plain, c->ptype == PM_PQ_BYTE_ARRAY ? 0 : c->pw, nv)))
+		return rc;
+	c->page_pos += k;
+	return 0;
 }
 
+/* Skips k rows of c. Whole pages the offset index locates are passed over
+ * unread, rows of PLAIN pages are stepped over, others are decoded into
+ * a scratch copy of the leaf builder and dropped: what the column's
+ * builders (and batch levels) already hold is kept, so a batch can gather
+ * rows of several row ranges. */
 static int col_skip(pm_pq_col *c, int64_t k)
 {
 	struct pm_pq_reader *r = c->r;
-	int rc;
+	pm_array_builder *keep = c->ab, tmp;
+	int64_t keep_bn = c->bn;
+	int rc = 0;
+	tmp = *keep;
+	memset(&tmp.validity, 0, sizeof tmp.validity);
+	memset(&tmp.values, 0, sizeof tmp.values);
+	memset(&tmp.offsets, 0, sizeof tmp.offsets);
+	tmp.nbits = 0;
+	tmp.n_children = 0;
+	tmp.children = NULL;
 	while (k > 0) {
 		int64_t m;
 		if (c->page_pos == c->page_n && c->oi && c->pos < c->cend) {
-			size_t j;
+			size_t j = c->oi_j;
 			bool skipped = false;
-			for (j = 0; j < c->oi->n_page_locations; j++) {
+			/* pages are passed in file order: resume where the last skip stopped */
+			while (j < c->oi->n_page_locations && (uint64_t)c->oi->page_locations[j].offset < c->pos)
+				j++;
+			c->oi_j = j;
+			if (j < c->oi->n_page_locations && (uint64_t)c->oi->page_locations[j].offset == c->pos) {
 				const pm_pq_page_location *l = &c->oi->page_locations[j];
-				if ((uint64_t)l->offset == c->pos) {
-					int64_t end = j + 1 < c->oi->n_page_locations ? l[1].first_row_index : r->rg_rows;
-					int64_t rows = end - l->first_row_index;
-					if (rows > 0 && rows <= k && l->compressed_page_size > 0 &&
-					    (uint64_t)l->compressed_page_size <= c->cend - c->pos) {
-						c->pages_skipped++;
-						c->pos += (uint64_t)l->compressed_page_size;
-						c->seen_data = true;
-						k -= rows;
-						skipped = true;
-					}
-					break;
+				int64_t end = j + 1 < c->oi->n_page_locations ? l[1].first_row_index : r->rg_rows;
+				int64_t rows = end - l->first_row_index;
+				if (rows > 0 && rows <= k && l->compressed_page_size > 0 &&
+				    (uint64_t)l->compressed_page_size <= c->cend - c->pos) {
+					c->pages_skipped++;
+					c->pos += (uint64_t)l->compressed_page_size;
+					c->seen_data = true;
+					k -= rows;
+					skipped = true;
 				}
 			}
 			if (skipped)
 				continue;
 		}
+		if (!c->nested) {
+			if (c->page_pos == c->page_n) {
+				rc = next_data_page(c);
+				if (rc == 1) {
+					rc = pm_err(PAIMON_ECORRUPT, "column chunk ends %lld rows early", (long long)k);
+					break;
+				}
+				if (rc)
+					break;
+				continue;
+			}
+			m = c->page_n - c->page_pos;
+			if (m > k)
+				m = k;
+			rc = flat_skip_plain(c, m);
+			if (rc == 0) {
+				k -= m;
+				continue;
+			}
+			if (rc != 1)
+				break;
+			rc = 0;
+		}
 		m = k < r->batch ? k : r->batch;
-		if ((rc = col_read(c, m)))
-			return rc;
-		col_discard(c);
+		c->ab = &tmp;
+		rc = col_read(c, m);
+		c->ab = keep;
+		reset_ab(&tmp);
+		c->bn = keep_bn;
+		if (rc)
+			break;
 		k -= m;
 	}
-	return 0;
+	c->ab = keep;
+	reset_ab(&tmp);
+	c->bn = keep_bn;
+	return rc;
 }
 
 /* ------------------------------------------------------------ assembly */
@@ -1267,6 +1352,7 @@ static void col_reset_chunk(pm_pq_col *c)
 	c->dlba_live = c->dba_live = false;
 	pm_pq_offset_index_free(c->oi);
 	c->oi = NULL;
+	c->oi_j = 0;
 	c->has_dict = false;
 	c->n_dict = 0;
 	c->page_n = c->page_pos = 0;
@@ -1927,6 +2013,11 @@ int64_t pm_pq_reader_num_rows(const pm_pq_reader *r)
 	return r->total_rows;
 }
 
+int pm_pq_reader_num_leaves(const pm_pq_reader *r)
+{
+	return r->n_cols;
+}
+
 const pm_pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r)
 {
 	return r->fm;
@@ -1959,91 +2050,156 @@ static void reset_builders(pm_pq_reader *r)
 		r->cols[i].bn = 0;
 }
 
-int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
+/* Decodes n rows of every column and assembles their parents into the
+ * builders (appending to what they hold). */
+static int batch_part(pm_pq_reader *r, int64_t n)
 {
 	int rc, i;
+	if ((rc = decode_columns(r, n)))
+		return rc;
+	for (i = 0; i < r->n_tops; i++)
+		if ((rc = assemble(r, r->tops[i]))) {
+			pm_err_wrap("%s: row group %d, column '%s'", r->path, r->rgs[r->rg_i],
+				    r->tops[i]->pnode->elem->name);
+			return rc;
+		}
+	return 0;
+}
+
+/* With row ranges: the next rows of the open row group that the ranges
+ * select, up to want (rows of several ranges gather into one batch; the
+ * rows between them are skipped). *got = 0 when the row group has no more
+ * selected rows. */
+static int ranged_part(pm_pq_reader *r, int64_t want, int64_t *got)
+{
+	int64_t total = 0;
+	int rc, i;
+	*got = 0;
+	while (total < want && r->rg_row < r->rg_rows) {
+		int64_t cur = r->rg_first[r->rgs[r->rg_i]] + r->rg_row, gap, n;
+		while (r->range_i < r->n_ranges && r->ranges[2 * r->range_i + 1] <= cur)
+			r->range_i++;
+		if (r->range_i >= r->n_ranges)
+			break;
+		gap = r->ranges[2 * r->range_i] > cur ? r->ranges[2 * r->range_i] - cur : 0;
+		if (gap >= r->rg_rows - r->rg_row)
+			break;
+		if (gap > 0) {
+			for (i = 0; i < r->n_cols; i++)
+				if ((rc = col_skip(&r->cols[i], gap)))
+					return wrap_col(r, &r->cols[i], rc);
+			r->rg_row += gap;
+			cur += gap;
+		}
+		n = r->ranges[2 * r->range_i + 1] - cur;
+		if (n > r->rg_rows - r->rg_row)
+			n = r->rg_rows - r->rg_row;
+		if (n > want - total)
+			n = want - total;
+		if ((rc = batch_part(r, n)))
+			return rc;
+		r->rg_row += n;
+		total += n;
+	}
+	*got = total;
+	return 0;
+}
+
+/* Opens the next row group that has rows to read: 0 (r->rg_open), or 0
+ * with r->rg_i == r->n_rgs at the end. */
+static int open_next_rg(pm_pq_reader *r)
+{
+	int rc, i;
+	while (r->rg_i < r->n_rgs) {
+		int rg = r->rgs[r->rg_i];
+		r->rg_rows = r->fm->row_groups[rg].num_rows;
+		r->rg_row = 0;
+		if (r->ranges) {
+			/* a row group the ranges miss is never opened */
+			int64_t a = r->rg_first[rg], b = a + r->rg_rows;
+			while (r->range_i < r->n_ranges && r->ranges[2 * r->range_i + 1] <= a)
+				r->range_i++;
+			if (r->range_i >= r->n_ranges || r->ranges[2 * r->range_i] >= b) {
+				r->rg_i++;
+				continue;
+			}
+		}
+		if (r->rg_rows <= 0) {
+			r->rg_i++;
+			continue;
+		}
+		for (i = 0; i < r->n_cols; i++)
+			if ((rc = open_chunk(r, &r->cols[i], rg)))
+				return wrap_col(r, &r->cols[i], rc);
+		order_columns(r, rg);
+		r->rg_open = true;
+		r->m.row_groups_read++;
+		return 0;
+	}
+	return 0;
+}
+
+/* A batch holds up to r->batch rows and continues across row groups, so
+ * that every batch but the last is full: readers of files with the same
+ * rows and batch size (the files of a data-evolution row-id group) then
+ * see the same batch boundaries whatever the files' row groups. */
+int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
+{
+	int64_t total = 0;
+	int rc, last_rg = -1;
 	memset(out, 0, sizeof *out);
 	*eof = 0;
-	for (;;) {
-		int64_t cur, n;
+	while (total < r->batch) {
+		int64_t n;
 		if (!r->rg_open) {
-			int rg;
-			if (r->rg_i >= r->n_rgs) {
-				*eof = 1;
-				return 0;
+			if ((rc = open_next_rg(r))) {
+				reset_builders(r);
+				return rc;
 			}
-			rg = r->rgs[r->rg_i];
-			r->rg_rows = r->fm->row_groups[rg].num_rows;
-			r->rg_row = 0;
-			for (i = 0; i < r->n_cols; i++)
-				if ((rc = open_chunk(r, &r->cols[i], rg)))
-					return wrap_col(r, &r->cols[i], rc);
-			order_columns(r, rg);
-			r->rg_open = true;
-			r->m.row_groups_read++;
+			if (!r->rg_open)
+				break;
 		}
+		last_rg = r->rgs[r->rg_i];
 		if (r->rg_row >= r->rg_rows) {
 			r->rg_open = false;
 			r->rg_i++;
 			continue;
 		}
-		cur = r->rg_first[r->rgs[r->rg_i]] + r->rg_row;
-		n = r->rg_rows - r->rg_row;
-		if (n > r->batch)
-			n = r->batch;
 		if (r->ranges) {
-			size_t k;
-			int64_t gap = -1;
-			for (k = 0; k < r->n_ranges; k++) {
-				if (r->ranges[2 * k + 1] <= cur)
-					continue;
-				gap = r->ranges[2 * k] > cur ? r->ranges[2 * k] - cur : 0;
-				if (n > r->ranges[2 * k + 1] - cur - gap)
-					n = r->ranges[2 * k + 1] - cur - gap;
-				break;
+			if ((rc = ranged_part(r, r->batch - total, &n))) {
+				reset_builders(r);
+				return rc;
 			}
-			if (gap < 0 || gap >= r->rg_rows - r->rg_row) {
+			if (n == 0) {
 				r->rg_open = false;
 				r->rg_i++;
 				continue;
 			}
-			if (gap > 0) {
-				for (i = 0; i < r->n_cols; i++)
-					if ((rc = col_skip(&r->cols[i], gap))) {
-						wrap_col(r, &r->cols[i], rc);
-						reset_builders(r);
-						return rc;
-					}
-				r->rg_row += gap;
-				continue;
-			}
-			if (n <= 0)
-				continue;
-		}
-		if ((rc = decode_columns(r, n))) {
-			reset_builders(r);
-			return rc;
-		}
-		for (i = 0; i < r->n_tops; i++)
-			if ((rc = assemble(r, r->tops[i]))) {
-				pm_err_wrap("%s: row group %d, column '%s'", r->path, r->rgs[r->rg_i],
-					    r->tops[i]->pnode->elem->name);
+		} else {
+			n = r->rg_rows - r->rg_row;
+			if (n > r->batch - total)
+				n = r->batch - total;
+			if ((rc = batch_part(r, n))) {
 				reset_builders(r);
 				return rc;
 			}
-		if ((rc = pm_ab_append_valid(r->root, n)) || (rc = pm_ab_validate(r->root))) {
-			pm_err_state st;
-			pm_err_save(&st);
-			pm_err(PAIMON_ECORRUPT, "%s: row group %d: columns disagree on the row/entry count (%s)", r->path,
-			       r->rgs[r->rg_i], st.msg);
-			reset_builders(r);
-			return PAIMON_ECORRUPT;
+			r->rg_row += n;
 		}
-		if ((rc = pm_ab_finish(r->root, out)))
-			return rc;
-		r->rg_row += n;
+		total += n;
+	}
+	if (total == 0) {
+		*eof = 1;
 		return 0;
 	}
+	if ((rc = pm_ab_append_valid(r->root, total)) || (rc = pm_ab_validate(r->root))) {
+		pm_err_state st;
+		pm_err_save(&st);
+		pm_err(PAIMON_ECORRUPT, "%s: row group %d: columns disagree on the row/entry count (%s)", r->path,
+		       last_rg, st.msg);
+		reset_builders(r);
+		return PAIMON_ECORRUPT;
+	}
+	return pm_ab_finish(r->root, out);
 }
 
 void pm_pq_reader_free(pm_pq_reader *r)

@@ -82,6 +82,8 @@ int pm_pq_reader_schema(pm_pq_reader *r, struct ArrowSchema *out);
 int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof);
 /* Rows the reader will produce in total (after row group / range selection). */
 int64_t pm_pq_reader_num_rows(const pm_pq_reader *r);
+/* Leaf columns the reader decodes (what its decoding threads share out). */
+int pm_pq_reader_num_leaves(const pm_pq_reader *r);
 const pm_pq_file_meta *pm_pq_reader_meta(const pm_pq_reader *r);
 const pm_pq_schema *pm_pq_reader_pq_schema(const pm_pq_reader *r);
 void pm_pq_reader_free(pm_pq_reader *r);
