@@ -114,6 +114,18 @@ int tio_value_json(tio_str *out, const struct ArrowSchema *s, const struct Arrow
 /* Appends value i as CSV/table text (scalars as above, nested as compact
  * JSON); *is_null = 1 (and nothing appended) for a null. */
 int tio_value_text(tio_str *out, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i, int *is_null);
+/*
+ * How output prints BLOB values (Arrow large binary "Z", at any depth):
+ * by default as base64 like any binary. A printer set here appends the
+ * text instead (json != 0: one JSON value) and returns TIO_OK, TIO_ENOMEM
+ * or TIO_EVALUE (its own error, which the caller asked it to keep).
+ * Process-wide (the CLI is single-threaded); NULL restores base64.
+ */
+typedef int (*tio_blob_printer)(void *ud, tio_str *out, const uint8_t *p, size_t n, int json);
+void tio_set_blob_printer(tio_blob_printer fn, void *ud);
+/* Appends p[0..n) as a JSON string (escaped, quoted). */
+int tio_json_string(tio_str *out, const char *p, size_t n);
+
 /* Appends a CSV field, quoted when needed (delimiter, quote, CR, LF, empty). */
 int tio_csv_quote(tio_str *out, const char *p, size_t n, char delim);
 
