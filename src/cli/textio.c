@@ -279,6 +279,13 @@ int tio_base64_decode(const char *s, size_t n, uint8_t **out, size_t *outlen)
 	return 0;
 }
 
+static int base64_encode(tio_str *out, const uint8_t *p, size_t n);
+
+int tio_base64_encode(tio_str *out, const uint8_t *p, size_t n)
+{
+	return base64_encode(out, p, n);
+}
+
 static int base64_encode(tio_str *out, const uint8_t *p, size_t n)
 {
 	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

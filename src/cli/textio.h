@@ -59,6 +59,10 @@ int tio_parse_decimal(const char *s, size_t n, int precision, int scale, __int12
 /* Decodes standard base64 (padding optional, no whitespace). *out: free(). */
 int tio_base64_decode(const char *s, size_t n, uint8_t **out, size_t *outlen);
 
+/* Appends the standard base64 (with padding) of p[0..n). */
+struct tio_str;
+int tio_base64_encode(struct tio_str *out, const uint8_t *p, size_t n);
+
 void tio_format_date(char *buf, size_t size, int32_t days);
 void tio_format_time(char *buf, size_t size, int64_t v, int64_t per_sec);
 void tio_format_timestamp(char *buf, size_t size, int64_t v, int64_t per_sec);
