@@ -39,6 +39,15 @@ static int is_valid(const struct ArrowArray *a, int64_t k)
 	return a->null_count == 0 || !v || (v[k >> 3] >> (k & 7) & 1);
 }
 
+static int has_nested_blob(const struct ArrowSchema *s)
+{
+	int64_t i;
+	for (i = 0; i < s->n_children; i++)
+		if (!strcmp(s->children[i]->format, "Z") || has_nested_blob(s->children[i]))
+			return 1;
+	return 0;
+}
+
 /* The BLOB column to read: --column, else the only one. */
 static int pick_column(const char *ident, const struct ArrowSchema *rs, const char *want, const char **out)
 {
@@ -76,8 +85,19 @@ static int pick_column(const char *ident, const struct ArrowSchema *rs, const ch
 		return cli_error("table %s has no column '%s'%s%s", ident, want, nblob ? "; BLOB columns: " : "",
 				 nblob ? list : "");
 	}
-	if (nblob == 0)
+	if (nblob == 0) {
+		/* nested BLOBs (ARRAY<BLOB>, MAP<K, BLOB>) are read as bytes
+		 * by the library, never as descriptors: not served here */
+		used = 0;
+		for (i = 0; i < rs->n_children; i++)
+			if (has_nested_blob(rs->children[i]) && used < sizeof list)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+							 rs->children[i]->name);
+		if (used)
+			return cli_error("table %s has no BLOB column, only nested BLOB values (in %s), which 'blob get' "
+					 "does not read (see 'paimonc read')", ident, list);
 		return cli_error("table %s has no BLOB column", ident);
+	}
 	if (nblob > 1)
 		return cli_error("table %s has %" PRId64 " BLOB columns (%s): choose one with --column", ident, nblob,
 				 list);

@@ -1541,6 +1541,8 @@ const cli_cmd cli_cmd_write = {
 	"file, so files of any size are streamed; --name-column gets the file name, --id-column the file's\n"
 	"position (from --id-start, default 0); every other column is null (NOT NULL ones are an error). To\n"
 	"fill them afterwards on these data-evolution tables: 'paimonc update DB.TABLE meta.csv --key NAME'.\n"
+	"A blob-descriptor-field column stores the descriptors themselves: the table then references the files\n"
+	"of DIR (which must stay) instead of copying them.\n"
 	"Prints the new snapshot id with the rows and files written (--json: {\"snapshotId\", \"rows\", \"files\"};\n"
 	"files counts .blob files too).\n"
 	"A progress line (rows, MB/s) goes to standard error when it is a terminal.\n",

@@ -302,5 +302,27 @@ for line in open(sys.argv[2]):
 PYEOF
 done
 
+# nested BLOBs (ARRAY<BLOB>, MAP<INT, BLOB>): summaries in read, refused by blob get
+bad "blob get of nested BLOBs" 1 "table db.blob_nested has no BLOB column, only nested BLOB values (in a, m)" \
+	"$BIN" -w "$PW" blob get db.blob_nested --row-id 0
+bad "blob get --column of ARRAY<BLOB>" 1 "column 'a' of table db.blob_nested is not a BLOB column (it is ARRAY<BLOB>)" \
+	"$BIN" -w "$PW" blob get db.blob_nested --row-id 0 --column a
+checks=$((checks+1))
+"$BIN" -w "$PW" read db.blob_nested --format jsonl --select _ROW_ID,a,m >"$T/n.jsonl" 2>"$T/err" || fail "read nested: $(cat "$T/err")"
+"$PY" - "$T/n.jsonl" "$T/cases.json" <<'PYEOF' || fail "read nested summaries"
+import json, sys
+case = json.load(open(sys.argv[2]))["blob_nested"]
+got = {json.loads(l)["_ROW_ID"]: json.loads(l) for l in open(sys.argv[1])}
+s = lambda v: None if v is None else "%d bytes sha256:%s" % (v["len"], v["sha256"][:16])
+n = 0
+for r in case["expected"]:
+    g = got[r["_ROW_ID"]]
+    assert g["a"] == (None if r["a"] is None else [s(x) for x in r["a"]]), (g, r)
+    want_m = None if r["m"] is None else {str(k): s(v) for k, v in r["m"]}
+    assert g["m"] == want_m, (g, r)
+    n += 1
+assert n >= 3
+PYEOF
+
 echo "$checks checks, $NPP pypaimon BLOB values, $fails failures"
 [ $fails = 0 ]
