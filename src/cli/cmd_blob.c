@@ -347,8 +347,10 @@ static const cli_cmd blob_cmds[] = {
 	 "to the table's only BLOB column. The bytes are streamed from the .blob file (or, for a\n"
 	 "blob-descriptor-field column, from the file its descriptor names) in 1 MiB chunks, so blobs of any\n"
 	 "size need little memory. Blobs outside the warehouse are read only under --allowed-prefixes.\n"
-	 "Errors (exit status 1, nothing written, --output not created): no such row, a deleted row, a null\n"
-	 "value, a column that is not a BLOB, a table without BLOB columns.\n",
+	 "Errors, each naming the table, row and column (exit status 1; nothing is written and --output is not\n"
+	 "created): no such row, a deleted row, a null value, a column that is not a BLOB, a table without\n"
+	 "BLOB columns, a blob file that is missing or shorter than its descriptor says. A read failing midway\n"
+	 "removes --output (standard output keeps what was written).\n",
 	 1, 1},
 };
 
