@@ -4,6 +4,7 @@
  * Lines, or write them to a Parquet file. Value conventions: textio.h.
  */
 #include "cli.h"
+#include "blobio.h"
 #include "textio.h"
 
 #include <errno.h>
@@ -13,6 +14,99 @@
 #include <unistd.h>
 
 enum out_format { OUT_TABLE, OUT_CSV, OUT_JSONL, OUT_PARQUET };
+enum blob_mode { BLOB_SUMMARY, BLOB_DESCRIPTOR, BLOB_BASE64 };
+
+/* ------------------------------------------------------------ BLOB values */
+
+/* How BLOB values print (the textio printer): read with
+ * blob-as-descriptor=true, each value is a BlobDescriptor; summary mode
+ * hashes the range it references in chunks ("<size> bytes
+ * sha256:<16 hex digits>"), descriptor mode prints it as JSON. */
+typedef struct blob_print {
+	enum blob_mode mode;
+	const char *warehouse, *prefixes;
+	int64_t row; /* output row, for messages */
+	char err[1200];
+} blob_print;
+
+#define SHA_PREFIX 16
+
+static int put_summary(tio_str *o, uint64_t size, const char *hex, int json)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%" PRIu64 " bytes sha256:%.*s", size, SHA_PREFIX, hex);
+	return json ? tio_json_string(o, buf, strlen(buf)) : tio_str_puts(o, buf);
+}
+
+static int print_blob(void *ud, tio_str *o, const uint8_t *p, size_t n, int json)
+{
+	blob_print *bp = ud;
+	cli_blob_desc d;
+	cli_blob_range r = {-1, 0, 0};
+	char err[1024], hex[65], *path;
+	int rc;
+	if (!cli_blob_is_desc(p, n)) {
+		/* bytes (a reader that returned them inline) */
+		cli_sha256 sh;
+		cli_sha256_init(&sh);
+		cli_sha256_update(&sh, p, n);
+		cli_sha256_hex(&sh, hex);
+		return put_summary(o, n, hex, json) < 0 ? TIO_ENOMEM : TIO_OK;
+	}
+	if ((rc = cli_blob_desc_decode(p, n, &d, err, sizeof err)) < 0) {
+		if (rc == -2)
+			return TIO_ENOMEM;
+		snprintf(bp->err, sizeof bp->err, "BLOB value of output row %" PRId64 ": %s", bp->row + 1, err);
+		return TIO_EVALUE;
+	}
+	if (bp->mode == BLOB_DESCRIPTOR) {
+		char num[64];
+		/* a JSON object in every format (CSV quotes it, as other nested values) */
+		snprintf(num, sizeof num, ",\"offset\":%" PRId64 ",\"length\":%" PRId64 "}", d.offset, d.length);
+		rc = tio_str_puts(o, "{\"uri\":") < 0 || tio_json_string(o, d.uri, strlen(d.uri)) < 0 ||
+		     tio_str_puts(o, num) < 0;
+		cli_blob_desc_dispose(&d);
+		return rc ? TIO_ENOMEM : TIO_OK;
+	}
+	if (!(path = cli_blob_local_file(d.uri, bp->warehouse, bp->prefixes, err, sizeof err))) {
+		cli_blob_desc_dispose(&d);
+		if (!err[0])
+			return TIO_ENOMEM;
+		snprintf(bp->err, sizeof bp->err, "BLOB value of output row %" PRId64 ": %s", bp->row + 1, err);
+		return TIO_EVALUE;
+	}
+	rc = cli_blob_range_open(&d, path, &r, err, sizeof err) < 0 || cli_blob_range_sha256(&r, path, hex, err, sizeof err) < 0;
+	cli_blob_range_close(&r);
+	free(path);
+	cli_blob_desc_dispose(&d);
+	if (rc) {
+		snprintf(bp->err, sizeof bp->err, "BLOB value of output row %" PRId64 ": %s", bp->row + 1, err);
+		return TIO_EVALUE;
+	}
+	return put_summary(o, r.length, hex, json) < 0 ? TIO_ENOMEM : TIO_OK;
+}
+
+static blob_print the_blob_print;
+
+/* A failed tio_value_*: out of memory, or the BLOB printer's error. */
+static int value_fail(int r)
+{
+	if (r == TIO_EVALUE && the_blob_print.err[0])
+		return cli_error("%s", the_blob_print.err);
+	return cli_oom();
+}
+
+/* Whether a field holds BLOB values (large binary at any depth). */
+static int has_blob(const struct ArrowSchema *s)
+{
+	int64_t i;
+	if (!strcmp(s->format, "Z"))
+		return 1;
+	for (i = 0; i < s->n_children; i++)
+		if (has_blob(s->children[i]))
+			return 1;
+	return 0;
+}
 
 /* ------------------------------------------------------------ table view */
 
@@ -190,9 +284,11 @@ static int emit_batch(out_ctx *o, const struct ArrowSchema *s, const struct Arro
 	int rc = CLI_CONTINUE;
 	for (i = 0; i < a->length; i++) {
 		o->line.len = 0;
+		int vr = 0;
+		the_blob_print.row = o->rows;
 		if (o->fmt == OUT_JSONL) {
-			if (tio_value_json(&o->line, s, a, i) < 0 || tio_str_put(&o->line, "\n", 1) < 0) {
-				rc = cli_oom();
+			if ((vr = tio_value_json(&o->line, s, a, i)) < 0 || tio_str_put(&o->line, "\n", 1) < 0) {
+				rc = value_fail(vr);
 				break;
 			}
 		} else if (o->fmt == OUT_CSV) {
@@ -200,9 +296,9 @@ static int emit_batch(out_ctx *o, const struct ArrowSchema *s, const struct Arro
 				int is_null;
 				cell.len = 0;
 				if ((c && tio_str_put(&o->line, &o->delim, 1) < 0) ||
-				    tio_value_text(&cell, s->children[c], a->children[c], a->offset + i, &is_null) < 0 ||
+				    (vr = tio_value_text(&cell, s->children[c], a->children[c], a->offset + i, &is_null)) < 0 ||
 				    (!is_null && tio_csv_quote(&o->line, cell.p ? cell.p : "", cell.len, o->delim) < 0)) {
-					rc = cli_oom();
+					rc = value_fail(vr);
 					goto out;
 				}
 			}
@@ -219,12 +315,12 @@ static int emit_batch(out_ctx *o, const struct ArrowSchema *s, const struct Arro
 			for (c = 0; c < s->n_children; c++) {
 				int is_null;
 				cell.len = 0;
-				if (tio_value_text(&cell, s->children[c], a->children[c], a->offset + i, &is_null) < 0 ||
+				if ((vr = tio_value_text(&cell, s->children[c], a->children[c], a->offset + i, &is_null)) < 0 ||
 				    (!is_null && !(row[c] = cell_of(cell.p ? cell.p : "", cell.len, o->v.max_width)))) {
 					while (c-- > 0)
 						free(row[c]);
 					free(row);
-					rc = cli_oom();
+					rc = value_fail(vr);
 					goto out;
 				}
 			}
@@ -253,7 +349,9 @@ out:
 static int read_main(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[1], *select_arg = NULL, *where_arg = NULL, *limit_arg = NULL, *snap_arg = NULL,
-			   *tag_arg = NULL, *fmt_arg = NULL, *out_arg = NULL, *width_arg = NULL, *delim_arg = NULL;
+			   *tag_arg = NULL, *fmt_arg = NULL, *out_arg = NULL, *width_arg = NULL, *delim_arg = NULL,
+			   *blob_arg = NULL, *prefixes = NULL;
+	enum blob_mode bmode = BLOB_SUMMARY;
 	size_t npos, ncols = 0, i, nsplits;
 	char **cols = NULL;
 	int64_t limit = -1, snap = 0, width = 40;
@@ -281,6 +379,13 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 		{CLI_OPT_VALUE, 0, "max-width", "N", "table format: cut cells to N characters (default 40, 0: no limit)",
 		 &width_arg, 0},
 		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ',')", &delim_arg, 0},
+		{CLI_OPT_VALUE, 0, "blob", "MODE",
+		 "BLOB values: summary (default: '<size> bytes sha256:<16 hex>'), descriptor ({\"uri\", \"offset\", "
+		 "\"length\"}) or base64 (the bytes, as 'paimonc write' reads them)",
+		 &blob_arg, 0},
+		{CLI_OPT_VALUE, 0, "allowed-prefixes", "DIR,...",
+		 "summary of blobs whose descriptors point outside the warehouse: only under these directories", &prefixes,
+		 0},
 		{0},
 	};
 
@@ -324,6 +429,16 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 		else
 			return cli_usage_error(ctx, "invalid --delimiter '%s': expected one character", delim_arg);
 	}
+	if (blob_arg) {
+		if (!strcmp(blob_arg, "summary"))
+			bmode = BLOB_SUMMARY;
+		else if (!strcmp(blob_arg, "descriptor"))
+			bmode = BLOB_DESCRIPTOR;
+		else if (!strcmp(blob_arg, "base64"))
+			bmode = BLOB_BASE64;
+		else
+			return cli_usage_error(ctx, "invalid --blob '%s': expected summary, descriptor or base64", blob_arg);
+	}
 	if (fmt == OUT_PARQUET && (!out_arg || !strcmp(out_arg, "-")))
 		return cli_usage_error(ctx, "--format parquet needs --output FILE");
 	o.fmt = fmt;
@@ -350,6 +465,32 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 	    (tag_arg && paimon_read_builder_with_option(rb, "scan.tag-name", tag_arg) < 0)) {
 		rc = cli_fail();
 		goto out;
+	}
+	{
+		/* BLOB columns: descriptors from the library, printed by
+		 * print_blob (Parquet output keeps the bytes unless
+		 * --blob descriptor asks for the descriptors) */
+		struct ArrowSchema rs;
+		int any;
+		memset(&rs, 0, sizeof rs);
+		if (paimon_read_builder_read_schema(rb, &rs) < 0) {
+			rc = cli_fail();
+			goto out;
+		}
+		any = has_blob(&rs);
+		rs.release(&rs);
+		if (any && bmode != BLOB_BASE64 && (fmt != OUT_PARQUET || bmode == BLOB_DESCRIPTOR)) {
+			if (paimon_read_builder_with_option(rb, "blob-as-descriptor", "true") < 0 ||
+			    (prefixes && paimon_read_builder_with_option(rb, "blob-descriptor.allowed-prefixes", prefixes) < 0)) {
+				rc = cli_fail();
+				goto out;
+			}
+			memset(&the_blob_print, 0, sizeof the_blob_print);
+			the_blob_print.mode = bmode;
+			the_blob_print.warehouse = ctx->warehouse;
+			the_blob_print.prefixes = prefixes;
+			tio_set_blob_printer(print_blob, &the_blob_print);
+		}
 	}
 	if (paimon_read_builder_plan(rb, &plan) < 0) {
 		plan = NULL;
@@ -412,6 +553,7 @@ static int read_main(cli_ctx *ctx, int argc, char **argv)
 	stream_ok = 1;
 	rc = CLI_EXIT_OK;
 out:
+	tio_set_blob_printer(NULL, NULL);
 	if (out_opened) {
 		if (fclose(o.f) != 0 && rc == CLI_EXIT_OK)
 			rc = cli_error("cannot write %s: %s", out_arg, strerror(errno));
@@ -440,12 +582,17 @@ out:
 const cli_cmd cli_cmd_read = {
 	"read", read_main,
 	"DB.TABLE [--select A,B] [--where PREDICATE] [--limit N] [--snapshot ID | --tag NAME] "
-	"[--format table|csv|jsonl|parquet] [--output FILE]",
+	"[--format table|csv|jsonl|parquet] [--output FILE] [--blob summary|descriptor|base64]",
 	"Read a table's rows (the latest snapshot, or one chosen by --snapshot or --tag).",
 	"Formats: table (aligned columns, cells cut to --max-width, NULL for nulls), csv/tsv (a header row,\n"
 	"an empty unquoted field for null), jsonl (one object per row), parquet (to --output FILE).\n"
 	"Values are printed as 'paimonc write' reads them, so written files read back the same:\n"
 	"DECIMAL, DATE, TIME and TIMESTAMP as text (JSON strings), BINARY as base64, nested values as JSON.\n"
+	"BLOB values are not printed: by default each shows as '<size> bytes sha256:<first 16 hex digits>'\n"
+	"(hashed from the .blob file in chunks, never loaded whole), --blob descriptor shows where it lies\n"
+	"({\"uri\", \"offset\", \"length\"}; length -1: to the end of the file), --blob base64 prints the bytes\n"
+	"(round-trips through 'paimonc write'). Parquet output holds the bytes (descriptors with --blob\n"
+	"descriptor). 'paimonc blob get' writes one blob's bytes.\n"
 	"The global --json selects jsonl.\n",
 	1, 1,
 };

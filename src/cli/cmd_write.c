@@ -4,9 +4,13 @@
  * one snapshot. Value conventions: textio.h.
  */
 #include "cli.h"
+#include "blobio.h"
 #include "textio.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -918,6 +922,185 @@ out:
 
 /* ------------------------------------------------------------- command */
 
+/* ------------------------------------------------------------ BLOB folder */
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The regular files of dir (symlinks followed; subdirectories and other
+ * kinds skipped), sorted by name (bytewise). */
+static int list_dir(const char *dir, char ***names, size_t *count)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	*names = NULL;
+	*count = 0;
+	if (!d)
+		return werror("cannot open directory %s: %s", dir, strerror(errno));
+	while ((errno = 0, e = readdir(d))) {
+		struct stat st;
+		char path[PATH_MAX];
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path || stat(path, &st) != 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			char **q = realloc(v, nc * sizeof *q);
+			if (!q)
+				goto oom;
+			v = q;
+			cap = nc;
+		}
+		if (!(v[n] = strdup(e->d_name)))
+			goto oom;
+		n++;
+	}
+	if (errno) {
+		int err = errno;
+		closedir(d);
+		cli_names_free(v, n);
+		return werror("cannot list directory %s: %s", dir, strerror(err));
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof *v, cmp_names);
+	*names = v;
+	*count = n;
+	return CLI_CONTINUE;
+oom:
+	closedir(d);
+	cli_names_free(v, n);
+	return woom();
+}
+
+/*
+ * `paimonc write DB.TABLE --blob-dir DIR --blob-column C`: one row per
+ * regular file of DIR, sorted by name. The BLOB value is a BlobDescriptor
+ * of the whole file (its absolute path, offset 0, its size), so the
+ * library copies the bytes into the .blob file in chunks; the name goes
+ * to --name-column, the position (from --id-start) to --id-column, other
+ * columns are null.
+ */
+static int read_blob_dir(wstate *st, const char *dir, const char *blob_col, const char *name_col,
+			 const char *id_col, int64_t id_start)
+{
+	char **names = NULL, *absdir = NULL;
+	size_t n = 0, i, nslots = 0;
+	int slot_blob = -1, slot_name = -1, slot_id = -1, rc;
+	const char *wanted[3];
+	int64_t c;
+	tio_str txt = {0};
+	tio_err e;
+
+	wanted[0] = blob_col;
+	wanted[1] = name_col;
+	wanted[2] = id_col;
+	for (i = 0; i < 3; i++) {
+		size_t j;
+		int col;
+		if (!wanted[i])
+			continue;
+		for (j = 0; j < i; j++)
+			if (wanted[j] && !strcmp(wanted[i], wanted[j]))
+				return werror("--blob-column, --name-column and --id-column must name different columns "
+					      "('%s' twice)", wanted[i]);
+		if ((col = find_column(st, wanted[i])) < 0)
+			return werror("%s: '%s' is not a column of table %s",
+				      i == 0 ? "--blob-column" : i == 1 ? "--name-column" : "--id-column", wanted[i],
+				      st->table_ident);
+		if (i == 0 && strcmp(st->tschema.children[col]->format, "Z") != 0)
+			return werror("--blob-column: column '%s' of table %s is not a BLOB column", blob_col,
+				      st->table_ident);
+	}
+	for (c = 0; c < st->tschema.n_children; c++) {
+		const char *nm = st->tschema.children[c]->name;
+		int given = !strcmp(nm, blob_col) || (name_col && !strcmp(nm, name_col)) || (id_col && !strcmp(nm, id_col));
+		if (!given && !(st->tschema.children[c]->flags & ARROW_FLAG_NULLABLE))
+			return werror("%s: NOT NULL column '%s' of table %s gets no value (only --blob-column, "
+				      "--name-column and --id-column are filled)", dir, nm, st->table_ident);
+	}
+	if (!(absdir = realpath(dir, NULL)))
+		return werror("cannot open directory %s: %s", dir, strerror(errno));
+	if ((rc = list_dir(absdir, &names, &n)) != CLI_CONTINUE)
+		goto out;
+	if (n == 0) {
+		rc = werror("directory %s holds no files", dir);
+		goto out;
+	}
+	if (!(st->cols = calloc(3, sizeof *st->cols))) {
+		rc = woom();
+		goto out;
+	}
+	for (i = 0; i < 3; i++) {
+		if (!wanted[i])
+			continue;
+		if ((rc = add_builder(st, nslots, find_column(st, wanted[i]))) != CLI_CONTINUE)
+			goto out;
+		if (i == 0)
+			slot_blob = (int)nslots;
+		else if (i == 1)
+			slot_name = (int)nslots;
+		else
+			slot_id = (int)nslots;
+		st->ncols = ++nslots;
+	}
+	for (i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat sb;
+		uint8_t *desc;
+		size_t dlen;
+		int vr;
+		if ((size_t)snprintf(path, sizeof path, "%s/%s", absdir, names[i]) >= sizeof path) {
+			rc = werror("%s/%s: path too long", absdir, names[i]);
+			goto out;
+		}
+		if (stat(path, &sb) != 0) {
+			rc = werror("cannot stat %s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (cli_blob_desc_encode(path, 0, (int64_t)sb.st_size, &desc, &dlen) < 0) {
+			rc = woom();
+			goto out;
+		}
+		txt.len = 0;
+		vr = tio_base64_encode(&txt, desc, dlen);
+		free(desc);
+		if (vr < 0) {
+			rc = woom();
+			goto out;
+		}
+		if ((vr = tio_col_append_text(st->cols[slot_blob], txt.p, txt.len, &e)) < 0 ||
+		    (slot_name >= 0 &&
+		     (vr = tio_col_append_text(st->cols[slot_name], names[i], strlen(names[i]), &e)) < 0)) {
+			rc = vr == TIO_ENOMEM ? woom() : werror("%s: file '%s': %s", dir, names[i], e.msg);
+			goto out;
+		}
+		if (slot_id >= 0) {
+			char num[32];
+			snprintf(num, sizeof num, "%" PRId64, id_start + (int64_t)i);
+			if ((vr = tio_col_append_text(st->cols[slot_id], num, strlen(num), &e)) < 0) {
+				rc = vr == TIO_ENOMEM ? woom() : werror("%s: file '%s': --id-column: %s", dir, names[i], e.msg);
+				goto out;
+			}
+		}
+		/* the library copies the files while writing: keep batches small */
+		if ((tio_col_length(st->cols[0]) >= 256 || batch_full(st)) && (rc = flush_batch(st)) != CLI_CONTINUE)
+			goto out;
+	}
+	rc = flush_batch(st);
+out:
+	tio_str_dispose(&txt);
+	cli_names_free(names, n);
+	free(absdir);
+	return rc;
+}
+
 static int ends_with(const char *s, const char *suf)
 {
 	size_t n = strlen(s), m = strlen(suf);
@@ -999,7 +1182,9 @@ static int parse_partition(cli_ctx *ctx, const char *arg, paimon_options **out)
 static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 {
 	const char *pos[2], *fmt_arg = NULL, *part_arg = NULL, *delim_arg = NULL, *input, *cols_arg = NULL,
-		   *key_arg = NULL;
+		   *key_arg = NULL, *blob_dir = NULL, *blob_col = NULL, *name_col = NULL, *id_col = NULL,
+		   *id_start_arg = NULL;
+	int64_t id_start = 0;
 	size_t npos, i;
 	int overwrite = 0, rc;
 	enum in_format fmt = IN_CSV;
@@ -1029,6 +1214,17 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 		 "dynamic-partition-overwrite go to the committer (repeatable)",
 		 &optlist, 0},
 		{CLI_OPT_VALUE, 'd', "delimiter", "C", "CSV field delimiter (default ','; \\t for tab)", &delim_arg, 0},
+		{CLI_OPT_VALUE, 0, "blob-dir", "DIR",
+		 "instead of INPUT: one row per file of DIR (sorted by name), its bytes in --blob-column", &blob_dir, 0},
+		{CLI_OPT_VALUE, 0, "blob-column", "C", "with --blob-dir: the BLOB column taking each file's bytes",
+		 &blob_col, 0},
+		{CLI_OPT_VALUE, 0, "name-column", "C", "with --blob-dir: a STRING column taking each file's name",
+		 &name_col, 0},
+		{CLI_OPT_VALUE, 0, "id-column", "C",
+		 "with --blob-dir: an integer column taking each file's position in name order (from --id-start)",
+		 &id_col, 0},
+		{CLI_OPT_VALUE, 0, "id-start", "N", "with --id-column: the first file's number (default 0)", &id_start_arg,
+		 0},
 		{0},
 	};
 	const cli_opt uopts[] = {
@@ -1049,12 +1245,37 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 	memset(&full, 0, sizeof full);
 	if ((rc = cli_parse(ctx, update ? uopts : opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
 		goto out;
-	input = pos[1];
-	if (!strcmp(input, "-") && !fmt_arg) {
+	if (!update && (blob_dir || blob_col || name_col || id_col || id_start_arg)) {
+		if (!blob_dir || !blob_col) {
+			rc = cli_usage_error(ctx, "%s", !blob_dir ? "--blob-column, --name-column and --id-column need --blob-dir"
+							       : "--blob-dir needs --blob-column C");
+			goto out;
+		}
+		if (npos > 1) {
+			rc = cli_usage_error(ctx, "--blob-dir replaces INPUT: give one or the other");
+			goto out;
+		}
+		if (fmt_arg || delim_arg) {
+			rc = cli_usage_error(ctx, "--format and --delimiter do not apply to --blob-dir");
+			goto out;
+		}
+		if (id_start_arg && (!id_col || cli_parse_i64(id_start_arg, &id_start) < 0)) {
+			rc = cli_usage_error(ctx, !id_col ? "--id-start needs --id-column" : "invalid --id-start '%s'",
+					     id_start_arg);
+			goto out;
+		}
+	} else if (npos < 2) {
+		rc = cli_usage_error(ctx, "missing INPUT (a file, '-' for standard input, or --blob-dir DIR)");
+		goto out;
+	}
+	input = blob_dir ? blob_dir : pos[1];
+	if (blob_dir) {
+		/* no input file */
+	} else if (!strcmp(input, "-") && !fmt_arg) {
 		rc = cli_usage_error(ctx, "reading standard input needs --format parquet|csv|jsonl");
 		goto out;
 	}
-	if ((rc = parse_format(ctx, fmt_arg, input, &fmt, &delim)) != CLI_CONTINUE)
+	if (!blob_dir && (rc = parse_format(ctx, fmt_arg, input, &fmt, &delim)) != CLI_CONTINUE)
 		goto out;
 	if (delim_arg && (rc = parse_delim(ctx, delim_arg, &delim)) != CLI_CONTINUE)
 		goto out;
@@ -1145,7 +1366,9 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 	st.input_name = strcmp(input, "-") ? input : "<stdin>";
 	st.progress = isatty(STDERR_FILENO);
 	st.t0 = st.last = now_s();
-	if (fmt == IN_PARQUET) {
+	if (blob_dir) {
+		rc = read_blob_dir(&st, blob_dir, blob_col, name_col, id_col, id_start);
+	} else if (fmt == IN_PARQUET) {
 		const char *path = input;
 		if (!strcmp(input, "-")) {
 			if ((rc = stdin_to_temp(tmp_path, sizeof tmp_path)) != CLI_CONTINUE) {
@@ -1190,7 +1413,9 @@ static int write_or_update(cli_ctx *ctx, int argc, char **argv, int update)
 		goto out;
 	}
 	{
-		int64_t rows = paimon_commit_message_row_count(msg);
+		/* the rows given to the writer: the message's count also
+		 * counts the rows of BLOB sidecar files */
+		int64_t rows = update ? paimon_commit_message_row_count(msg) : st.rows;
 		size_t files = paimon_commit_message_file_count(msg);
 		paimon_commit_message_free(msg);
 		msg = NULL;
@@ -1290,8 +1515,10 @@ const cli_cmd cli_cmd_update = {
 
 const cli_cmd cli_cmd_write = {
 	"write", write_main,
-	"DB.TABLE INPUT [--format parquet|csv|jsonl] [--overwrite [--partition K=V,...]] [--option K=V]...",
-	"Write the rows of a Parquet, CSV or JSON Lines file ('-' for standard input) into a table as one snapshot.",
+	"DB.TABLE INPUT|--blob-dir DIR --blob-column C [--name-column C] [--id-column C] [--format parquet|csv|jsonl] "
+	"[--overwrite [--partition K=V,...]] [--option K=V]...",
+	"Write the rows of a Parquet, CSV or JSON Lines file ('-' for standard input), or one row per file of a "
+	"directory, into a table as one snapshot.",
 	"The format comes from the file name (.parquet, .csv, .tsv, .jsonl/.ndjson/.json) unless --format is given.\n"
 	"CSV: a header row names the columns (any order, a subset of the table's); fields may be quoted with \"\n"
 	"(\"\" inside quotes is a quote); an empty unquoted field is null, \"\" is an empty string.\n"
@@ -1307,7 +1534,17 @@ const cli_cmd cli_cmd_write = {
 	"table is replaced (an empty input empties it). --partition K=V,... makes it a static overwrite of every\n"
 	"partition matching the given keys (all rows there are replaced, even by an empty input; input rows\n"
 	"outside it are an error); __DEFAULT_PARTITION__ (partition.default-name) names the null partition.\n"
-	"Prints the new snapshot id with the rows and files written (--json: {\"snapshotId\", \"rows\", \"files\"}).\n"
+	"BLOB columns take base64 bytes, or the base64 of a serialized BlobDescriptor of a local file (the\n"
+	"referenced range is copied in chunks, never loaded whole).\n"
+	"--blob-dir DIR (instead of INPUT): one row per regular file of DIR (symlinks followed, subdirectories\n"
+	"skipped), in name order; each file's bytes go to the BLOB column --blob-column as a descriptor of the\n"
+	"file, so files of any size are streamed; --name-column gets the file name, --id-column the file's\n"
+	"position (from --id-start, default 0); every other column is null (NOT NULL ones are an error). To\n"
+	"fill them afterwards on these data-evolution tables: 'paimonc update DB.TABLE meta.csv --key NAME'.\n"
+	"A blob-descriptor-field column stores the descriptors themselves: the table then references the files\n"
+	"of DIR (which must stay) instead of copying them.\n"
+	"Prints the new snapshot id with the rows and files written (--json: {\"snapshotId\", \"rows\", \"files\"};\n"
+	"files counts .blob files too).\n"
 	"A progress line (rows, MB/s) goes to standard error when it is a terminal.\n",
-	2, 2,
+	1, 2,
 };

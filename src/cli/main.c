@@ -10,8 +10,10 @@
 #include <string.h>
 
 extern const cli_group cli_group_parquet; /* cmd_parquet.c */
+extern const cli_group cli_group_blob;    /* cmd_blob.c */
 static const cli_group *const groups[] = {
-	&cli_group_db, &cli_group_table, &cli_group_schema, &cli_group_snapshot, &cli_group_tag, &cli_group_parquet,
+	&cli_group_db,	&cli_group_table,   &cli_group_schema, &cli_group_snapshot,
+	&cli_group_tag, &cli_group_parquet, &cli_group_blob,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
@@ -143,7 +145,7 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 		i++;
 	}
 	if (i >= argc)
-		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet) or "
+		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet, blob) or "
 					     "command (write, update, read, files, snapshots, remove-orphan-files)");
 	if (strcmp(argv[i], "help") == 0)
 		return help_command(ctx, argc - i - 1, argv + i + 1);

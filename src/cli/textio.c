@@ -279,6 +279,13 @@ int tio_base64_decode(const char *s, size_t n, uint8_t **out, size_t *outlen)
 	return 0;
 }
 
+static int base64_encode(tio_str *out, const uint8_t *p, size_t n);
+
+int tio_base64_encode(tio_str *out, const uint8_t *p, size_t n)
+{
+	return base64_encode(out, p, n);
+}
+
 static int base64_encode(tio_str *out, const uint8_t *p, size_t n)
 {
 	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -1410,6 +1417,21 @@ static void var_value(const struct ArrowSchema *s, const struct ArrowArray *a, i
 	}
 }
 
+static int json_string_out(tio_str *o, const char *p, size_t n);
+static tio_blob_printer blob_printer;
+static void *blob_printer_ud;
+
+void tio_set_blob_printer(tio_blob_printer fn, void *ud)
+{
+	blob_printer = fn;
+	blob_printer_ud = ud;
+}
+
+int tio_json_string(tio_str *o, const char *p, size_t n)
+{
+	return json_string_out(o, p, n);
+}
+
 static int json_string_out(tio_str *o, const char *p, size_t n)
 {
 	size_t i, run = 0;
@@ -1487,6 +1509,10 @@ static int scalar_text(tio_str *o, const struct ArrowSchema *s, const struct Arr
 		const uint8_t *p;
 		size_t n;
 		int rc;
+		if (f[0] == 'Z' && blob_printer) {
+			var_value(s, a, k, &p, &n);
+			return blob_printer(blob_printer_ud, o, p, n, json);
+		}
 		if (f[0] == 'w') {
 			n = (size_t)atoi(f + 2);
 			p = (const uint8_t *)d + (size_t)k * n;

@@ -59,6 +59,10 @@ int tio_parse_decimal(const char *s, size_t n, int precision, int scale, __int12
 /* Decodes standard base64 (padding optional, no whitespace). *out: free(). */
 int tio_base64_decode(const char *s, size_t n, uint8_t **out, size_t *outlen);
 
+/* Appends the standard base64 (with padding) of p[0..n). */
+struct tio_str;
+int tio_base64_encode(struct tio_str *out, const uint8_t *p, size_t n);
+
 void tio_format_date(char *buf, size_t size, int32_t days);
 void tio_format_time(char *buf, size_t size, int64_t v, int64_t per_sec);
 void tio_format_timestamp(char *buf, size_t size, int64_t v, int64_t per_sec);
@@ -114,6 +118,18 @@ int tio_value_json(tio_str *out, const struct ArrowSchema *s, const struct Arrow
 /* Appends value i as CSV/table text (scalars as above, nested as compact
  * JSON); *is_null = 1 (and nothing appended) for a null. */
 int tio_value_text(tio_str *out, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t i, int *is_null);
+/*
+ * How output prints BLOB values (Arrow large binary "Z", at any depth):
+ * by default as base64 like any binary. A printer set here appends the
+ * text instead (json != 0: one JSON value) and returns TIO_OK, TIO_ENOMEM
+ * or TIO_EVALUE (its own error, which the caller asked it to keep).
+ * Process-wide (the CLI is single-threaded); NULL restores base64.
+ */
+typedef int (*tio_blob_printer)(void *ud, tio_str *out, const uint8_t *p, size_t n, int json);
+void tio_set_blob_printer(tio_blob_printer fn, void *ud);
+/* Appends p[0..n) as a JSON string (escaped, quoted). */
+int tio_json_string(tio_str *out, const char *p, size_t n);
+
 /* Appends a CSV field, quoted when needed (delimiter, quote, CR, LF, empty). */
 int tio_csv_quote(tio_str *out, const char *p, size_t n, char delim);
 
