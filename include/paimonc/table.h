@@ -162,6 +162,7 @@ PAIMON_EXTERN(void) paimon_table_write_free(paimon_table_write *w);
 PAIMON_EXTERN(size_t) paimon_commit_message_file_count(const paimon_commit_message *m);
 /** Index-file changes (ADD and DELETE entries: deletion vectors of a delete). */
 PAIMON_EXTERN(size_t) paimon_commit_message_index_count(const paimon_commit_message *m);
+/** Rows of the message's data files (not counting .blob / vector-store companions, which hold the same rows). */
 PAIMON_EXTERN(int64_t) paimon_commit_message_row_count(const paimon_commit_message *m);
 /** Bytes (versioned) for shipping to the committer. *bytes: paimon_free. */
 PAIMON_EXTERN(int) paimon_commit_message_serialize(const paimon_commit_message *m, void **bytes, size_t *len);

@@ -225,8 +225,12 @@ int64_t paimon_commit_message_row_count(const paimon_commit_message *m)
 	size_t i;
 	if (!m)
 		return 0;
+	/* rows, not records: .blob and vector-store companions hold the same
+	 * rows again (the snapshot's record counts include them, as Java's) */
 	for (i = 0; i < m->entries.len; i++)
-		n += m->entries.items[i].file.row_count;
+		if (!pm_file_is_blob(m->entries.items[i].file.file_name) &&
+		    !pm_file_is_vector(m->entries.items[i].file.file_name))
+			n += m->entries.items[i].file.row_count;
 	return n;
 }
 
