@@ -216,8 +216,10 @@ class BlobRef(Blob):
 
 def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
     """Resolves many descriptors (BlobDescriptor, serialized bytes or None) to bytes, in order:
-    ranges of one file closer than ``gap`` bytes are read with one ``pread`` (up to
-    ``max_read`` bytes), the reads run on ``parallelism`` threads."""
+    small ranges (each under ``gap`` bytes) of one file closer than ``gap`` bytes are read
+    with one ``pread`` (up to ``max_read`` bytes) and sliced; bigger ones get a ``pread``
+    of their own, whose result is returned as is (coalescing them would only add a copy:
+    bench/blob, issue 12). The reads run on ``parallelism`` threads."""
     descs = [None if d is None else (d if isinstance(d, BlobDescriptor) else BlobDescriptor.deserialize(d))
              for d in descriptors]
     out = [None] * len(descs)
@@ -233,7 +235,8 @@ def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
         items.sort()
         cur = None
         for off, ln, i in items:
-            if cur and off - cur[2] <= gap and off + ln - cur[1] <= max_read:
+            if cur and ln < gap and cur[3][-1][1] < gap and off - cur[2] <= gap \
+                    and off + ln - cur[1] <= max_read:
                 cur[2] = max(cur[2], off + ln)
                 cur[3].append((off, ln, i))
             else:
@@ -249,6 +252,9 @@ def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
             os.close(fd)
         if len(buf) != end - start:
             raise OSError("{}: {} of {} bytes read at {}".format(path, len(buf), end - start, start))
+        if len(parts) == 1 and parts[0][1] == len(buf):
+            out[parts[0][2]] = buf
+            return
         mv = memoryview(buf)
         for off, ln, i in parts:
             out[i] = bytes(mv[off - start:off - start + ln])
