@@ -34,6 +34,22 @@ def _local_path(uri):
     return uri
 
 
+def _pread_full(fd, n, off):
+    """n bytes at off (fewer only at the end of the file). One pread normally; Linux moves
+    at most 0x7ffff000 bytes per call, so a 2 GiB value takes more, joined here."""
+    data = os.pread(fd, n, off)
+    if len(data) == n or not data:
+        return data
+    parts, done = [data], len(data)
+    while done < n:
+        d = os.pread(fd, n - done, off + done)
+        if not d:
+            break
+        parts.append(d)
+        done += len(d)
+    return b"".join(parts)
+
+
 class BlobDescriptor:
     """Where a BLOB's bytes are: ``uri``, ``offset``, ``length`` (-1: to the end);
     serialized as Java's / pypaimon's BlobDescriptor v2."""
@@ -202,7 +218,7 @@ class BlobRef(Blob):
             raise ValueError("offset {} outside the blob ({} bytes)".format(offset, size))
         n = size - offset if length < 0 else min(length, size - offset)
         with open(path, "rb", buffering=0) as f:
-            data = os.pread(f.fileno(), n, start + offset)
+            data = _pread_full(f.fileno(), n, start + offset)
         if len(data) != n:
             raise OSError("blob {!r}: {} of {} bytes read".format(self.descriptor.uri, len(data), n))
         return data
@@ -247,7 +263,7 @@ def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
         path, start, end, parts = job
         fd = os.open(path, os.O_RDONLY)
         try:
-            buf = os.pread(fd, end - start, start)
+            buf = _pread_full(fd, end - start, start)
         finally:
             os.close(fd)
         if len(buf) != end - start:
