@@ -179,10 +179,11 @@ class _RangeFile(io.RawIOBase):
         n = min(len(b), max(0, self._size - self._pos))
         if n == 0:
             return 0
-        data = os.pread(self._fd, n, self._start + self._pos)
-        b[:len(data)] = data
-        self._pos += len(data)
-        return len(data)
+        # straight into the caller's buffer (a pread would allocate and copy once more)
+        with memoryview(b) as mv:
+            got = os.preadv(self._fd, [mv.cast("B")[:n]], self._start + self._pos)
+        self._pos += got
+        return got
 
     def close(self):
         if self._fd >= 0:
