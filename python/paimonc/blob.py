@@ -34,6 +34,22 @@ def _local_path(uri):
     return uri
 
 
+def _pread_full(fd, n, off):
+    """n bytes at off (fewer only at the end of the file). One pread normally; Linux moves
+    at most 0x7ffff000 bytes per call, so a 2 GiB value takes more, joined here."""
+    data = os.pread(fd, n, off)
+    if len(data) == n or not data:
+        return data
+    parts, done = [data], len(data)
+    while done < n:
+        d = os.pread(fd, n - done, off + done)
+        if not d:
+            break
+        parts.append(d)
+        done += len(d)
+    return b"".join(parts)
+
+
 class BlobDescriptor:
     """Where a BLOB's bytes are: ``uri``, ``offset``, ``length`` (-1: to the end);
     serialized as Java's / pypaimon's BlobDescriptor v2."""
@@ -163,10 +179,11 @@ class _RangeFile(io.RawIOBase):
         n = min(len(b), max(0, self._size - self._pos))
         if n == 0:
             return 0
-        data = os.pread(self._fd, n, self._start + self._pos)
-        b[:len(data)] = data
-        self._pos += len(data)
-        return len(data)
+        # straight into the caller's buffer (a pread would allocate and copy once more)
+        with memoryview(b) as mv:
+            got = os.preadv(self._fd, [mv.cast("B")[:n]], self._start + self._pos)
+        self._pos += got
+        return got
 
     def close(self):
         if self._fd >= 0:
@@ -202,7 +219,7 @@ class BlobRef(Blob):
             raise ValueError("offset {} outside the blob ({} bytes)".format(offset, size))
         n = size - offset if length < 0 else min(length, size - offset)
         with open(path, "rb", buffering=0) as f:
-            data = os.pread(f.fileno(), n, start + offset)
+            data = _pread_full(f.fileno(), n, start + offset)
         if len(data) != n:
             raise OSError("blob {!r}: {} of {} bytes read".format(self.descriptor.uri, len(data), n))
         return data
@@ -216,8 +233,10 @@ class BlobRef(Blob):
 
 def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
     """Resolves many descriptors (BlobDescriptor, serialized bytes or None) to bytes, in order:
-    ranges of one file closer than ``gap`` bytes are read with one ``pread`` (up to
-    ``max_read`` bytes), the reads run on ``parallelism`` threads."""
+    small ranges (each under ``gap`` bytes) of one file closer than ``gap`` bytes are read
+    with one ``pread`` (up to ``max_read`` bytes) and sliced; bigger ones get a ``pread``
+    of their own, whose result is returned as is (coalescing them would only add a copy:
+    bench/blob, issue 12). The reads run on ``parallelism`` threads."""
     descs = [None if d is None else (d if isinstance(d, BlobDescriptor) else BlobDescriptor.deserialize(d))
              for d in descriptors]
     out = [None] * len(descs)
@@ -233,7 +252,8 @@ def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
         items.sort()
         cur = None
         for off, ln, i in items:
-            if cur and off - cur[2] <= gap and off + ln - cur[1] <= max_read:
+            if cur and ln < gap and cur[3][-1][1] < gap and off - cur[2] <= gap \
+                    and off + ln - cur[1] <= max_read:
                 cur[2] = max(cur[2], off + ln)
                 cur[3].append((off, ln, i))
             else:
@@ -244,11 +264,14 @@ def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):
         path, start, end, parts = job
         fd = os.open(path, os.O_RDONLY)
         try:
-            buf = os.pread(fd, end - start, start)
+            buf = _pread_full(fd, end - start, start)
         finally:
             os.close(fd)
         if len(buf) != end - start:
             raise OSError("{}: {} of {} bytes read at {}".format(path, len(buf), end - start, start))
+        if len(parts) == 1 and parts[0][1] == len(buf):
+            out[parts[0][2]] = buf
+            return
         mv = memoryview(buf)
         for off, ln, i in parts:
             out[i] = bytes(mv[off - start:off - start + ln])
