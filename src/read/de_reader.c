@@ -31,6 +31,7 @@
 
 #include "arrow/arrow_builder.h"
 #include "arrow/arrow_filter.h"
+#include "core/endian.h"
 #include "core/error.h"
 #include "core/mem.h"
 #include "format/blob/blob_descriptor.h"
@@ -243,11 +244,6 @@ static int nested_blob_ok(const pm_type *t)
 	}
 }
 
-static uint32_t rd_u32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* One map key of type t (encoded as ai-format §4.3.4) appended to kb. */
 static int map_key(const pm_type *t, const uint8_t *p, size_t len, pm_array_builder *kb, const char *what)
 {
@@ -304,15 +300,15 @@ static int nested_payload(const pm_type *t, const uint8_t *p, size_t len, pm_arr
 	pm_array_builder *kb = is_map ? entries->children[0] : NULL;
 	pm_array_builder *vb = is_map ? entries->children[1] : ab->children[0];
 	int rc = 0;
-	if (len < hdr + tail || rd_u32(p) != magic || p[4] != 1)
+	if (len < hdr + tail || pm_le32_get(p) != magic || p[4] != 1)
 		return pm_err(PAIMON_ECORRUPT, "%s: not a %s payload (bad magic, version or size)", what,
 			      is_map ? "MAP<K, BLOB>" : "ARRAY<BLOB>");
-	count = (int32_t)rd_u32(p + 5);
+	count = (int32_t)pm_le32_get(p + 5);
 	if (is_map) {
-		kil = rd_u32(p + len - 8);
-		vil = rd_u32(p + len - 4);
+		kil = pm_le32_get(p + len - 8);
+		vil = pm_le32_get(p + len - 4);
 	} else {
-		vil = rd_u32(p + len - 4);
+		vil = pm_le32_get(p + len - 4);
 	}
 	if (count < 0 || kil > len - hdr - tail || vil > len - hdr - tail - kil)
 		return pm_err(PAIMON_ECORRUPT, "%s: bad %s header (count %lld)", what, is_map ? "map" : "array",

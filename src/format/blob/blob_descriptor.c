@@ -7,32 +7,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/endian.h"
 #include "core/error.h"
 #include "core/mem.h"
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
 
 /* Strict UTF-8 (as Python's decoder: no overlong forms, no surrogates,
  * nothing above U+10FFFF): the length of the valid prefix. */
@@ -91,10 +68,10 @@ int pm_blob_descriptor_encode(const char *uri, size_t uri_len, int64_t offset, i
 		return pm_err(PAIMON_EINVAL, "BlobDescriptor: bad offset %" PRId64 " / length %" PRId64
 			      " (offset >= 0, length >= -1)", offset, length);
 	h[0] = PM_BLOB_DESC_VERSION;
-	put_le64(h + 1, PM_BLOB_DESC_MAGIC);
-	put_le32(h + 9, (uint32_t)uri_len);
-	put_le64(t, (uint64_t)offset);
-	put_le64(t + 8, (uint64_t)length);
+	pm_le64_put(h + 1, PM_BLOB_DESC_MAGIC);
+	pm_le32_put(h + 9, (uint32_t)uri_len);
+	pm_le64_put(t, (uint64_t)offset);
+	pm_le64_put(t + 8, (uint64_t)length);
 	if ((rc = pm_buf_reserve(out, sizeof h + uri_len + sizeof t)))
 		return rc;
 	if ((rc = pm_buf_append(out, h, sizeof h)) || (rc = pm_buf_append(out, uri, uri_len)) ||
@@ -116,14 +93,14 @@ int pm_blob_descriptor_decode(const void *data, size_t len, int allow_trailing, 
 	if (p[0] == 2) {
 		if (len < 9)
 			return pm_err(PAIMON_ECORRUPT, "BlobDescriptor: %zu bytes, too short for the magic", len);
-		if (get_le64(p + 1) != PM_BLOB_DESC_MAGIC)
+		if (pm_le64_get(p + 1) != PM_BLOB_DESC_MAGIC)
 			return pm_err(PAIMON_ECORRUPT, "BlobDescriptor: missing magic header (found 0x%016" PRIx64 ")",
-				      get_le64(p + 1));
+				      pm_le64_get(p + 1));
 		pos = 9;
 	}
 	if (len - pos < 4)
 		return pm_err(PAIMON_ECORRUPT, "BlobDescriptor: %zu bytes, too short for the URI length", len);
-	ulen = get_le32(p + pos);
+	ulen = pm_le32_get(p + pos);
 	pos += 4;
 	if (ulen > (uint32_t)INT32_MAX)
 		return pm_err(PAIMON_ECORRUPT, "BlobDescriptor: negative URI length %" PRId32, (int32_t)ulen);
@@ -135,8 +112,8 @@ int pm_blob_descriptor_decode(const void *data, size_t len, int allow_trailing, 
 	if (utf8_valid_prefix(p + pos, ulen) != ulen)
 		return pm_err(PAIMON_ECORRUPT, "BlobDescriptor: URI is not valid UTF-8 (byte %zu)",
 			      utf8_valid_prefix(p + pos, ulen));
-	out->offset = (int64_t)get_le64(p + pos + ulen);
-	out->length = (int64_t)get_le64(p + pos + ulen + 8);
+	out->offset = (int64_t)pm_le64_get(p + pos + ulen);
+	out->length = (int64_t)pm_le64_get(p + pos + ulen + 8);
 	if (out->offset < 0 || out->length < -1) {
 		int64_t o = out->offset, l = out->length;
 		memset(out, 0, sizeof *out);
@@ -162,7 +139,7 @@ void pm_blob_descriptor_dispose(pm_blob_descriptor *d)
 int pm_blob_descriptor_is(const void *data, size_t len)
 {
 	const uint8_t *p = data;
-	return len >= 9 && p[0] == PM_BLOB_DESC_VERSION && get_le64(p + 1) == PM_BLOB_DESC_MAGIC;
+	return len >= 9 && p[0] == PM_BLOB_DESC_VERSION && pm_le64_get(p + 1) == PM_BLOB_DESC_MAGIC;
 }
 
 /* ---------------------------------------------------------------- BlobViewStruct */
@@ -198,10 +175,10 @@ int pm_blob_view_encode(const char *identifier, size_t identifier_len, int32_t f
 		return pm_err(PAIMON_EINVAL, "BlobViewStruct: identifier '%.*s' %s", (int)(identifier_len > 200 ? 200 : identifier_len),
 			      identifier, why);
 	h[0] = PM_BLOB_VIEW_VERSION;
-	put_le64(h + 1, PM_BLOB_VIEW_MAGIC);
-	put_le32(h + 9, (uint32_t)identifier_len);
-	put_le32(t, (uint32_t)field_id);
-	put_le64(t + 4, (uint64_t)row_id);
+	pm_le64_put(h + 1, PM_BLOB_VIEW_MAGIC);
+	pm_le32_put(h + 9, (uint32_t)identifier_len);
+	pm_le32_put(t, (uint32_t)field_id);
+	pm_le64_put(t + 4, (uint64_t)row_id);
 	if ((rc = pm_buf_reserve(out, sizeof h + identifier_len + sizeof t)))
 		return rc;
 	if ((rc = pm_buf_append(out, h, sizeof h)) || (rc = pm_buf_append(out, identifier, identifier_len)) ||
@@ -220,10 +197,10 @@ int pm_blob_view_decode(const void *data, size_t len, pm_blob_view *out)
 		return pm_err(PAIMON_ECORRUPT, "BlobViewStruct: %zu bytes, too short (at least 25)", len);
 	if (p[0] != PM_BLOB_VIEW_VERSION)
 		return pm_err(PAIMON_ECORRUPT, "BlobViewStruct: unsupported version %u (expected 1)", p[0]);
-	if (get_le64(p + 1) != PM_BLOB_VIEW_MAGIC)
+	if (pm_le64_get(p + 1) != PM_BLOB_VIEW_MAGIC)
 		return pm_err(PAIMON_ECORRUPT, "BlobViewStruct: missing magic header (found 0x%016" PRIx64 ")",
-			      get_le64(p + 1));
-	ilen = get_le32(p + 9);
+			      pm_le64_get(p + 1));
+	ilen = pm_le32_get(p + 9);
 	if (ilen > len - 25)
 		return pm_err(PAIMON_ECORRUPT, "BlobViewStruct: identifier length %" PRIu32 " exceeds the %zu bytes",
 			      ilen, len);
@@ -234,8 +211,8 @@ int pm_blob_view_decode(const void *data, size_t len, pm_blob_view *out)
 	if (!(out->identifier = pm_strndup((const char *)p + 13, ilen)))
 		return PAIMON_ENOMEM;
 	out->identifier_len = ilen;
-	out->field_id = (int32_t)get_le32(p + 13 + ilen);
-	out->row_id = (int64_t)get_le64(p + 17 + ilen);
+	out->field_id = (int32_t)pm_le32_get(p + 13 + ilen);
+	out->row_id = (int64_t)pm_le64_get(p + 17 + ilen);
 	return 0;
 }
 
@@ -250,5 +227,5 @@ void pm_blob_view_dispose(pm_blob_view *v)
 int pm_blob_view_is(const void *data, size_t len)
 {
 	const uint8_t *p = data;
-	return len >= 9 && p[0] == PM_BLOB_VIEW_VERSION && get_le64(p + 1) == PM_BLOB_VIEW_MAGIC;
+	return len >= 9 && p[0] == PM_BLOB_VIEW_VERSION && pm_le64_get(p + 1) == PM_BLOB_VIEW_MAGIC;
 }

@@ -8,35 +8,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/endian.h"
 #include "core/error.h"
 #include "core/mem.h"
 
 #define WBUF_SIZE ((size_t)64 << 10)
 #define COPY_CHUNK ((size_t)1 << 20)
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
 
 /* zlib's crc32 takes a uInt length: feed big inputs in pieces. */
 static uint32_t crc_update(uint32_t crc, const void *data, size_t len)
@@ -258,7 +235,7 @@ int pm_blob_writer_begin(pm_blob_writer *w)
 		return rc;
 	w->rec_start = w->pos;
 	w->crc = 0;
-	put_le32(m, PM_BLOB_MAGIC);
+	pm_le32_put(m, PM_BLOB_MAGIC);
 	if ((rc = w_write_crc(w, m, 4)))
 		return rc;
 	w->in_value = 1;
@@ -283,9 +260,9 @@ int pm_blob_writer_end(pm_blob_writer *w, pm_blob_pos *pos)
 	reclen = w->pos - w->rec_start + 12;
 	if (reclen > (uint64_t)INT64_MAX)
 		return w_fail(w, pm_err(PAIMON_EINVAL, "blob file '%s': value too large", w->path));
-	put_le64(t, reclen);
+	pm_le64_put(t, reclen);
 	w->crc = crc_update(w->crc, t, 8); /* Java's form: the length is checksummed */
-	put_le32(t + 8, w->crc);
+	pm_le32_put(t + 8, w->crc);
 	if ((rc = w_write(w, t, 12)))
 		return rc;
 	w->in_value = 0;
@@ -411,7 +388,7 @@ int pm_blob_writer_close(pm_blob_writer *w, uint64_t *file_size)
 		pm_blob_writer_abort(w);
 		return rc;
 	}
-	put_le32(f, (uint32_t)w->index.len);
+	pm_le32_put(f, (uint32_t)w->index.len);
 	f[4] = PM_BLOB_VERSION;
 	if ((rc = w_write(w, w->index.data, w->index.len)) || (rc = w_write(w, f, sizeof f)) ||
 	    (rc = w_flush(w))) {
@@ -475,7 +452,7 @@ int pm_blob_reader_open(pm_fileio *io, const char *path, const pm_blob_read_opti
 		rc = pm_err(PAIMON_ECORRUPT, "blob file '%s': unsupported version %u (expected 1)", path, foot[4]);
 		goto fail;
 	}
-	index_len = get_le32(foot);
+	index_len = pm_le32_get(foot);
 	if (index_len > r->size - PM_BLOB_FOOTER_SIZE) {
 		rc = pm_err(PAIMON_ECORRUPT,
 			    "blob file '%s': index length %" PRIu32 " exceeds the %" PRIu64 " bytes before the footer",
@@ -597,11 +574,11 @@ static int value_entry(const pm_blob_reader *r, int64_t row, pm_blob_entry *e)
 static int check_record(const pm_blob_reader *r, int64_t row, const pm_blob_entry *e, const uint8_t *magic,
 			uint32_t crc_payload, const uint8_t *tail)
 {
-	uint64_t reclen = e->length + PM_BLOB_RECORD_OVERHEAD, stored_len = get_le64(tail);
-	uint32_t stored_crc = get_le32(tail + 8), crc_java;
-	if (get_le32(magic) != PM_BLOB_MAGIC)
+	uint64_t reclen = e->length + PM_BLOB_RECORD_OVERHEAD, stored_len = pm_le64_get(tail);
+	uint32_t stored_crc = pm_le32_get(tail + 8), crc_java;
+	if (pm_le32_get(magic) != PM_BLOB_MAGIC)
 		return pm_err(PAIMON_ECORRUPT, "blob file '%s': row %" PRId64 ": bad record magic 0x%08" PRIx32
-			      " at offset %" PRIu64, r->path, row, get_le32(magic), e->offset - 4);
+			      " at offset %" PRIu64, r->path, row, pm_le32_get(magic), e->offset - 4);
 	if (stored_len != reclen)
 		return pm_err(PAIMON_ECORRUPT, "blob file '%s': row %" PRId64 ": record length field %" PRIu64
 			      " differs from the index (%" PRIu64 ")", r->path, row, stored_len, reclen);
