@@ -225,3 +225,33 @@ int pm_parse_memory_size(const char *key, const char *v, int64_t *out)
 bad:
 	return pm_err(PAIMON_EINVAL, "option '%s': invalid size '%s'", key, v);
 }
+
+int pm_csv_next(const char **cursor, const char **item, size_t *len)
+{
+	const char *v = *cursor, *e;
+	size_t n;
+	if (!v || !*v)
+		return 0;
+	e = strchr(v, ',');
+	n = e ? (size_t)(e - v) : strlen(v);
+	*cursor = e ? e + 1 : NULL;
+	while (n && *v == ' ') {
+		v++;
+		n--;
+	}
+	while (n && v[n - 1] == ' ')
+		n--;
+	*item = v;
+	*len = n;
+	return 1;
+}
+
+int pm_csv_contains(const char *list, const char *name)
+{
+	const char *item;
+	size_t n = strlen(name), len;
+	while (pm_csv_next(&list, &item, &len))
+		if (len == n && !memcmp(item, name, n))
+			return 1;
+	return 0;
+}

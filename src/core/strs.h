@@ -60,4 +60,11 @@ static inline int pm_hexval(char c)
 	return -1;
 }
 
+/* Comma-separated option lists ("a, b,c"): the next item of *cursor (a
+ * NUL-terminated list, NULL allowed), spaces around it trimmed, in
+ * (*item, *len); 0 when the list is exhausted. Empty items are given too. */
+int pm_csv_next(const char **cursor, const char **item, size_t *len);
+/* 1 if list (may be NULL) has an item equal to name. */
+int pm_csv_contains(const char *list, const char *name);
+
 #endif

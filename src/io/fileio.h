@@ -12,6 +12,8 @@
 #define PM_IO_FILEIO_H
 
 #include <stdint.h>
+#include <string.h>
+
 #include "core/buf.h"
 #include "core/strs.h"
 
@@ -168,6 +170,15 @@ int pm_in_truncated(const char *path, uint64_t off, size_t len, size_t missing);
 
 /* Path helpers: "<a>/<b>" into a new string (free with pm_free), NULL on OOM. */
 char *pm_path_join(const char *a, const char *b);
+/* p without a leading "file://" or "file:" (borrowed). */
+static inline const char *pm_path_strip_file_scheme(const char *p)
+{
+	if (!strncmp(p, "file://", 7))
+		return p + 7;
+	if (!strncmp(p, "file:", 5))
+		return p + 5;
+	return p;
+}
 /* Last component (borrowed pointer into path). */
 const char *pm_path_basename(const char *path);
 

@@ -143,5 +143,7 @@ int pm_schema_option_is_immutable(const char *key);
  * (or its fallback key blob.stored-descriptor-fields): a BLOB column stored
  * inline as serialized BlobDescriptors. */
 int pm_schema_is_descriptor_field(const pm_table_schema *s, const char *name);
+/* The same over an option map (table options merged with read options). */
+int pm_options_is_descriptor_field(const pm_strmap *opts, const char *name);
 
 #endif

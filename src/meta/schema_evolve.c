@@ -697,24 +697,15 @@ int pm_schema_option_true(const pm_table_schema *s, const pm_strmap *override, c
 	return java_bool(v, 0);
 }
 
+int pm_options_is_descriptor_field(const pm_strmap *opts, const char *name)
+{
+	const char *v = opts ? pm_strmap_get(opts, "blob-descriptor-field") : NULL;
+	if (!v && opts)
+		v = pm_strmap_get(opts, "blob.stored-descriptor-fields");
+	return pm_csv_contains(v, name);
+}
+
 int pm_schema_is_descriptor_field(const pm_table_schema *s, const char *name)
 {
-	const char *v = pm_strmap_get(&s->options, "blob-descriptor-field");
-	size_t n = strlen(name);
-	if (!v)
-		v = pm_strmap_get(&s->options, "blob.stored-descriptor-fields");
-	while (v && *v) {
-		const char *e = strchr(v, ',');
-		size_t len = e ? (size_t)(e - v) : strlen(v);
-		while (len && *v == ' ') {
-			v++;
-			len--;
-		}
-		while (len && v[len - 1] == ' ')
-			len--;
-		if (len == n && !memcmp(v, name, n))
-			return 1;
-		v = e ? e + 1 : NULL;
-	}
-	return 0;
+	return pm_options_is_descriptor_field(&s->options, name);
 }

@@ -24,36 +24,12 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "format/blob/blob_descriptor.h"
-
-int pm_read_is_descriptor_field(const pm_strmap *opts, const char *name)
-{
-	const char *v = opts ? pm_strmap_get(opts, "blob-descriptor-field") : NULL;
-	size_t n = strlen(name);
-	if (!v && opts)
-		v = pm_strmap_get(opts, "blob.stored-descriptor-fields");
-	while (v && *v) {
-		const char *e = strchr(v, ',');
-		size_t len = e ? (size_t)(e - v) : strlen(v);
-		while (len && (*v == ' ')) {
-			v++;
-			len--;
-		}
-		while (len && v[len - 1] == ' ')
-			len--;
-		if (len == n && !memcmp(v, name, n))
-			return 1;
-		v = e ? e + 1 : NULL;
-	}
-	return 0;
-}
+#include "meta/schema.h"
 
 /* "/abs" from the URI forms we accept, NULL otherwise (borrowed). */
 static const char *local_path(const char *uri)
 {
-	if (!strncmp(uri, "file://", 7))
-		uri += 7;
-	else if (!strncmp(uri, "file:", 5))
-		uri += 5;
+	uri = pm_path_strip_file_scheme(uri);
 	return uri[0] == '/' ? uri : NULL;
 }
 
@@ -82,14 +58,10 @@ static int under(const char *path, const char *dir, size_t dlen)
 /* The warehouse of a table: <warehouse>/<db>.db/<table>, made absolute. */
 static int warehouse_of(const char *table_path, pm_buf *out)
 {
-	const char *p = table_path;
+	const char *p = pm_path_strip_file_scheme(table_path);
 	size_t len;
 	int rc, cut = 0;
 	pm_buf_clear(out);
-	if (!strncmp(p, "file://", 7))
-		p += 7;
-	else if (!strncmp(p, "file:", 5))
-		p += 5;
 	if (p[0] != '/') {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof cwd))
@@ -117,26 +89,17 @@ static int warehouse_of(const char *table_path, pm_buf *out)
 
 static int allowed(const char *path, const char *warehouse, const pm_strmap *opts)
 {
-	const char *v = opts ? pm_strmap_get(opts, "blob-descriptor.allowed-prefixes") : NULL;
+	const char *v = opts ? pm_strmap_get(opts, "blob-descriptor.allowed-prefixes") : NULL, *d;
+	size_t len;
 	if (under(path, warehouse, strlen(warehouse)))
 		return 1;
-	while (v && *v) {
-		const char *e = strchr(v, ',');
-		size_t len = e ? (size_t)(e - v) : strlen(v);
-		const char *d = v;
-		while (len && *d == ' ') {
-			d++;
-			len--;
-		}
-		while (len && d[len - 1] == ' ')
-			len--;
-		if (!strncmp(d, "file://", 7) && len >= 7) {
+	while (pm_csv_next(&v, &d, &len)) {
+		if (len >= 7 && !strncmp(d, "file://", 7)) {
 			d += 7;
 			len -= 7;
 		}
 		if (len && d[0] == '/' && under(path, d, len))
 			return 1;
-		v = e ? e + 1 : NULL;
 	}
 	return 0;
 }

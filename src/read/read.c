@@ -97,15 +97,6 @@ int pm_read_output_schema(const pm_table_schema *s, const pm_strlist *projection
 	return rc;
 }
 
-static const char *strip_file_scheme(const char *p)
-{
-	if (!strncmp(p, "file://", 7))
-		return p + 7;
-	if (!strncmp(p, "file:", 5))
-		return p + 5;
-	return p;
-}
-
 int pm_read_data_file_path(const char *table_path, const pm_strmap *options,
 			   const struct pm_partition_info *pi, const pm_manifest_entry *e, int style,
 			   pm_buf *out)
@@ -114,7 +105,7 @@ int pm_read_data_file_path(const char *table_path, const pm_strmap *options,
 	int rc;
 	pm_buf_clear(out);
 	if (e->file.external_path)
-		return pm_buf_puts(out, strip_file_scheme(e->file.external_path));
+		return pm_buf_puts(out, pm_path_strip_file_scheme(e->file.external_path));
 	if ((rc = pm_buf_puts(out, table_path)) != 0 || (rc = pm_buf_putc(out, '/')) != 0)
 		return rc;
 	if (dir && *dir && ((rc = pm_buf_puts(out, dir)) != 0 || (rc = pm_buf_putc(out, '/')) != 0))
@@ -447,7 +438,7 @@ int pm_read_stream(const pm_read_spec *spec, const pm_split *const *splits, size
 		int as_desc = ad && !strcasecmp(ad, "true");
 		for (i = 0; i < st->nwork && !as_desc; i++) {
 			const pm_field *f = &st->schema->fields[st->work[i]];
-			if (f->type->root == PM_BLOB && pm_read_is_descriptor_field(&st->options, f->name))
+			if (f->type->root == PM_BLOB && pm_options_is_descriptor_field(&st->options, f->name))
 				st->any_resolve = st->resolve[i] = 1;
 		}
 	}

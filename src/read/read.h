@@ -65,9 +65,6 @@ int pm_read_data_file_path(const char *table_path, const pm_strmap *options,
 
 /* ------------------------------------------- blob_resolve.c (internal) */
 
-/* 1 if column `name` is a blob-descriptor-field (option, or its fallback
- * key blob.stored-descriptor-fields) of opts. */
-int pm_read_is_descriptor_field(const pm_strmap *opts, const char *name);
 /* Column `column` (Arrow binary / large binary of serialized
  * BlobDescriptors, consumed) -> *out, large binary of the bytes each
  * references (nulls kept). See blob_resolve.c for the allowed places. */

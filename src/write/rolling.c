@@ -322,11 +322,7 @@ static int blob_copy_descriptor(pm_roll_set *rs, rblob *b, const char *col, cons
 	int rc = pm_blob_descriptor_decode(p, len, 0, &d);
 	if (rc)
 		return pm_err_wrap("BLOB column '%s' input row %lld", col, (long long)row);
-	path = d.uri;
-	if (!strncmp(path, "file://", 7))
-		path += 7;
-	else if (!strncmp(path, "file:", 5))
-		path += 5;
+	path = pm_path_strip_file_scheme(d.uri);
 	if (path[0] != '/') {
 		rc = pm_err(PAIMON_EUNSUPPORTED, "BLOB column '%s' input row %lld: descriptor URI '%s' is not a local path",
 			    col, (long long)row, d.uri);
