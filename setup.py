@@ -31,6 +31,18 @@ if _layer_has_sources("codec"):
 # CRoaring (deletion vectors, meta layer); Debian's libroaring-dev has no .pc.
 if _layer_has_sources("meta"):
     LIBRARIES += ["roaring"]
+# libdeflate (optional): a CRC-32 about twice zlib's (core/crc32.c).
+DEFINES = [("_GNU_SOURCE", None)]
+def _have_pkg(name):
+    try:
+        return subprocess.run(["pkg-config", "--exists", name]).returncode == 0
+    except OSError:
+        return False
+
+
+if os.environ.get("PAIMONC_WITH_LIBDEFLATE", "1") != "0" and _have_pkg("libdeflate"):
+    LIBRARIES += ["deflate"]
+    DEFINES.append(("PAIMONC_HAVE_LIBDEFLATE", None))
 
 
 def rel(path):
@@ -77,7 +89,7 @@ native = Extension(
     library_dirs=extra_dirs("--libs-only-L", "-L"),
     libraries=LIBRARIES,
     depends=headers() + ["python/paimonc/_native.h"],
-    define_macros=[("_GNU_SOURCE", None)],
+    define_macros=DEFINES,
     extra_compile_args=["-std=c11", "-fvisibility=hidden", "-Wno-unused-parameter"],
 )
 

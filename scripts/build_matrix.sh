@@ -19,7 +19,10 @@ for cc in gcc clang-14; do
     d="$root/build-matrix/$cc-$bt"
     log="$d.log"
     mkdir -p "$d"
-    if CC=$cc cmake -S . -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=$bt -DPAIMONC_WERROR=ON >"$log" 2>&1 &&
+    # One leg builds without libdeflate, so core/crc32.c's zlib path stays built.
+    extra=()
+    [ "$cc" = clang-14 ] && [ "$bt" = MinSizeRel ] && extra=(-DPAIMONC_WITH_LIBDEFLATE=OFF)
+    if CC=$cc cmake -S . -B "$d" -G Ninja -DCMAKE_BUILD_TYPE=$bt -DPAIMONC_WERROR=ON "${extra[@]}" >"$log" 2>&1 &&
        ninja -C "$d" -j "$jobs" >>"$log" 2>&1; then
       echo "build matrix: $cc $bt ok"
     else

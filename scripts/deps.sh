@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
 
 apt_pkgs=(build-essential cmake ninja-build pkg-config git clang-14 lld-14 libclang-rt-14-dev
-          libjansson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libroaring-dev
+          libjansson-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libroaring-dev libdeflate-dev
           python3-venv python3-dev openjdk-17-jdk-headless maven)
 
 need_apt() {

@@ -10,7 +10,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
@@ -25,6 +24,7 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "core/crc32.h"
 #include "core/error.h"
 #include "core/mem.h"
 #include "core/uuid.h"
@@ -75,18 +75,6 @@ static void wr_le32(uint8_t *p, uint32_t v)
 	p[1] = (uint8_t)(v >> 8);
 	p[2] = (uint8_t)(v >> 16);
 	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t crc32_of(const uint8_t *p, size_t n)
-{
-	uLong c = crc32(0L, Z_NULL, 0);
-	while (n) {
-		uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
-		c = crc32(c, p, k);
-		p += k;
-		n -= k;
-	}
-	return (uint32_t)c;
 }
 
 static roaring_bitmap_t *rb_new(void)
@@ -521,7 +509,7 @@ int pm_dv_serialize(pm_dv *dv, pm_dv_format fmt, pm_buf *out, int32_t *length_ou
 		goto fail;
 	}
 	wr_be32((uint8_t *)out->data + start, (uint32_t)body);
-	wr_be32(hdr, crc32_of((const uint8_t *)out->data + start + 4, body));
+	wr_be32(hdr, pm_crc32(0, (const uint8_t *)out->data + start + 4, body));
 	if ((rc = pm_buf_append(out, hdr, 4)))
 		goto fail;
 	if (length_out)
@@ -778,7 +766,7 @@ int pm_dv_deserialize(const char *what, const void *data, size_t len, int32_t ex
 		return pm_err(PAIMON_ECORRUPT, "%s: deletion vector of %u bytes runs past the end (%zu bytes left)", what,
 			      size + 8, len);
 	crc_want = rd_be32(p + 4 + size);
-	crc_got = crc32_of(p + 4, size);
+	crc_got = pm_crc32(0, p + 4, size);
 	if (crc_want != crc_got)
 		return pm_err(PAIMON_ECORRUPT, "%s: deletion vector CRC32 mismatch (stored %08x, computed %08x)", what,
 			      crc_want, crc_got);

@@ -6,28 +6,14 @@
 
 #include <inttypes.h>
 #include <string.h>
-#include <zlib.h>
 
+#include "core/crc32.h"
 #include "core/endian.h"
 #include "core/error.h"
 #include "core/mem.h"
 
 #define WBUF_SIZE ((size_t)64 << 10)
 #define COPY_CHUNK ((size_t)1 << 20)
-
-/* zlib's crc32 takes a uInt length: feed big inputs in pieces. */
-static uint32_t crc_update(uint32_t crc, const void *data, size_t len)
-{
-	const Bytef *p = data;
-	uLong c = crc;
-	while (len > 0) {
-		uInt n = len > (size_t)1 << 30 ? (uInt)1 << 30 : (uInt)len;
-		c = crc32(c, p, n);
-		p += n;
-		len -= n;
-	}
-	return (uint32_t)c;
-}
 
 /* ---------------------------------------------------------------- DeltaVarint */
 
@@ -180,7 +166,7 @@ static int w_write(pm_blob_writer *w, const void *data, size_t len)
 
 static int w_write_crc(pm_blob_writer *w, const void *data, size_t len)
 {
-	w->crc = crc_update(w->crc, data, len);
+	w->crc = pm_crc32(w->crc, data, len);
 	return w_write(w, data, len);
 }
 
@@ -261,7 +247,7 @@ int pm_blob_writer_end(pm_blob_writer *w, pm_blob_pos *pos)
 	if (reclen > (uint64_t)INT64_MAX)
 		return w_fail(w, pm_err(PAIMON_EINVAL, "blob file '%s': value too large", w->path));
 	pm_le64_put(t, reclen);
-	w->crc = crc_update(w->crc, t, 8); /* Java's form: the length is checksummed */
+	w->crc = pm_crc32(w->crc, t, 8); /* Java's form: the length is checksummed */
 	pm_le32_put(t + 8, w->crc);
 	if ((rc = w_write(w, t, 12)))
 		return rc;
@@ -582,7 +568,7 @@ static int check_record(const pm_blob_reader *r, int64_t row, const pm_blob_entr
 	if (stored_len != reclen)
 		return pm_err(PAIMON_ECORRUPT, "blob file '%s': row %" PRId64 ": record length field %" PRIu64
 			      " differs from the index (%" PRIu64 ")", r->path, row, stored_len, reclen);
-	crc_java = crc_update(crc_payload, tail, 8);
+	crc_java = pm_crc32(crc_payload, tail, 8);
 	/* Java and pypaimon 2.1.0 checksum the length too; older pypaimon
 	 * releases did not: accept both. */
 	if (stored_crc != crc_java && stored_crc != crc_payload)
@@ -609,7 +595,7 @@ int pm_blob_reader_read(pm_blob_reader *r, int64_t row, pm_buf *out)
 	rec = (uint8_t *)out->data + base;
 	if ((rc = pm_in_pread(r->f, e.offset - 4, (size_t)reclen, rec)))
 		return pm_err_wrap("blob file row %" PRId64, row);
-	if ((rc = check_record(r, row, &e, rec, crc_update(0, rec, (size_t)e.length + 4), rec + 4 + e.length)))
+	if ((rc = check_record(r, row, &e, rec, pm_crc32(0, rec, (size_t)e.length + 4), rec + 4 + e.length)))
 		return rc;
 	memmove(rec, rec + 4, (size_t)e.length);
 	out->len = base + (size_t)e.length;
@@ -645,7 +631,7 @@ int pm_blob_reader_stream(pm_blob_reader *r, int64_t row, size_t chunk,
 		chunk = COPY_CHUNK;
 	if ((rc = pm_in_pread(r->f, e.offset - 4, 4, head)))
 		return pm_err_wrap("blob file row %" PRId64, row);
-	crc = crc_update(0, head, 4);
+	crc = pm_crc32(0, head, 4);
 	if (e.length && !(buf = pm_malloc(e.length < chunk ? (size_t)e.length : chunk)))
 		return PAIMON_ENOMEM;
 	while (done < e.length) {
@@ -654,7 +640,7 @@ int pm_blob_reader_stream(pm_blob_reader *r, int64_t row, size_t chunk,
 			rc = pm_err_wrap("blob file row %" PRId64, row);
 			goto out;
 		}
-		crc = crc_update(crc, buf, k);
+		crc = pm_crc32(crc, buf, k);
 		if (sink && (rc = sink(ctx, buf, k)))
 			goto out;
 		done += k;

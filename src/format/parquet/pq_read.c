@@ -16,9 +16,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "codec/codec.h"
+#include "core/crc32.h"
 #include "core/error.h"
 #include "core/mem.h"
 #include "format/parquet/encoding.h"
@@ -410,7 +410,7 @@ static int next_data_page(pm_pq_col *c)
 		body = io_ptr(c, c->pos);
 		c->pos += csize;
 		if (c->r->verify_crc && h.has_crc) {
-			uint32_t crc = (uint32_t)crc32(0L, body, (uInt)csize);
+			uint32_t crc = pm_crc32(0, body, csize);
 			if (crc != (uint32_t)h.crc)
 				return pm_err(PAIMON_ECORRUPT, "page CRC mismatch (stored %08x, computed %08x)",
 					      (unsigned)h.crc, (unsigned)crc);

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
 #include "codec/codec.h"
+#include "core/crc32.h"
 #include "core/mem.h"
 #include "format/parquet/encoding.h"
 #include "format/parquet/parquet_meta.h"
@@ -1212,7 +1212,7 @@ static int compress_page(const pm_pq_writer *w, pm_codec_ctx *ctx, const pm_buf 
 		data = comp->data ? comp->data : "";
 		n = comp->len;
 	}
-	*crc = w->o.page_crc ? (uint32_t)crc32(0L, (const Bytef *)data, (uInt)n) : 0;
+	*crc = w->o.page_crc ? pm_crc32(0, data, n) : 0;
 	return 0;
 }
 
