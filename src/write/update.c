@@ -36,6 +36,7 @@ typedef struct ugroup {
 	int64_t start, count;          /* rows [start, start + count) */
 	pm_manifest_entry_list files;  /* its normal data files (copies) */
 	pm_manifest_entry_list companions; /* its .blob / .vector. files */
+	pm_manifest_entry_list readset; /* files + vector companions (current-value reads) */
 	int64_t *slot;                 /* per row: input global index or -1; NULL = untouched */
 	int64_t covered;
 } ugroup;
@@ -575,17 +576,30 @@ static int flush_gather(pm_row_id_update *u, pm_arrow_gather *ga, pm_table_write
 }
 
 /* Opens a read of the current values of the update columns of g. */
-static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayStream *st)
+static int open_current(pm_row_id_update *u, ugroup *g, struct ArrowArrayStream *st)
 {
 	pm_split sp, *spp = &sp;
 	pm_read_spec spec;
+	size_t i;
+	int rc;
+	/* the vector companions too: without them an updated group's vector
+	 * columns would read (and be rewritten as) null */
+	if (!g->readset.len) {
+		for (i = 0; i < g->files.len; i++)
+			if ((rc = pm_manifest_entry_list_append_copy(&g->readset, &g->files.items[i])))
+				return rc;
+		for (i = 0; i < g->companions.len; i++)
+			if (pm_file_is_vector(g->companions.items[i].file.file_name) &&
+			    (rc = pm_manifest_entry_list_append_copy(&g->readset, &g->companions.items[i])))
+				return rc;
+	}
 	memset(&sp, 0, sizeof sp);
 	sp.snapshot_id = u->snapshot_id;
-	sp.kind = g->files.len > 1 ? PM_SPLIT_DATA_EVOLUTION : PM_SPLIT_APPEND;
+	sp.kind = g->readset.len > 1 ? PM_SPLIT_DATA_EVOLUTION : PM_SPLIT_APPEND;
 	sp.partition = g->files.items[0].partition;
 	sp.bucket = g->files.items[0].bucket;
 	sp.row_count = g->count;
-	sp.entries = g->files;
+	sp.entries = g->readset;
 	memset(&spec, 0, sizeof spec);
 	spec.io = u->io;
 	spec.table_path = u->table_path;
@@ -916,6 +930,7 @@ void pm_row_id_update_free(pm_row_id_update *u)
 	for (i = 0; i < u->n_groups; i++) {
 		pm_manifest_entry_list_dispose(&u->groups[i].files);
 		pm_manifest_entry_list_dispose(&u->groups[i].companions);
+		pm_manifest_entry_list_dispose(&u->groups[i].readset);
 		pm_free(u->groups[i].slot);
 	}
 	pm_free(u->groups);
