@@ -22,25 +22,17 @@ struct paimon_table_commit {
 /* ------------------------------------------------------------------ write */
 
 /* BLOB values live in dedicated .blob files next to the data file (spec
- * ai-format §4, write/rolling.h); nested ones (ARRAY<BLOB>, MAP<K, BLOB>,
- * BLOB inside a ROW) are not written yet and refused. A BLOB column also
- * needs the data-evolution options, as both peers demand. */
+ * ai-format §4, write/rolling.h), ARRAY<BLOB> and MAP<K, BLOB> ones as
+ * nested payloads (the table writer refuses other nestings). A BLOB
+ * column also needs the data-evolution options, as both peers demand. */
 static int refuse_blob_columns(const paimon_table *t)
 {
 	const pm_table_schema *s = t->schema->schema;
 	size_t i;
 	int any = 0;
-	for (i = 0; i < s->nfields; i++) {
-		const pm_type *ft = s->fields[i].type;
-		if (ft->root == PM_BLOB) {
+	for (i = 0; i < s->nfields; i++)
+		if (pm_type_has_blob(s->fields[i].type))
 			any = 1;
-			continue;
-		}
-		if (pm_type_has_blob(ft))
-			return pm_err(PAIMON_EUNSUPPORTED,
-				      "table '%s': column '%s' holds nested BLOB values (ARRAY<BLOB>, MAP<K, BLOB>); "
-				      "paimonc cannot write them yet", t->identifier, s->fields[i].name);
-	}
 	if (any && (!pm_schema_option_true(s, NULL, "row-tracking.enabled") ||
 		    !pm_schema_option_true(s, NULL, "data-evolution.enabled")))
 		return pm_err(PAIMON_EINVAL,

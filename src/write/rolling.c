@@ -11,6 +11,7 @@
 #include "core/uuid.h"
 #include "format/blob/blob_descriptor.h"
 #include "format/blob/blob_file.h"
+#include "format/blob/blob_nested.h"
 
 #define SLICE_ROWS 262144
 
@@ -343,10 +344,14 @@ static int blob_write(pm_roll_set *rs, size_t i, const struct ArrowArray *a, con
 	rblob *b = &rs->blobs[i];
 	int large = !strcmp(s->format, "Z");
 	const uint8_t *valid = a->null_count == 0 ? NULL : a->buffers[0];
-	const uint8_t *data = a->buffers[2];
+	const uint8_t *data = a->n_buffers > 2 ? a->buffers[2] : NULL;
+	int nested = cb->type && cb->type->root != PM_BLOB;
 	int64_t r;
 	int rc;
-	if (!large && strcmp(s->format, "z"))
+	if (nested) {
+		if ((rc = pm_blob_nested_check_arrow(cb->type, s, cb->name)))
+			return rc;
+	} else if (!large && strcmp(s->format, "z"))
 		return pm_err(PAIMON_EINVAL, "BLOB column '%s' must be binary or large binary, not Arrow '%s'", cb->name,
 			      s->format);
 	for (r = 0; r < n; r++) {
@@ -355,6 +360,9 @@ static int blob_write(pm_roll_set *rs, size_t i, const struct ArrowArray *a, con
 			return rc;
 		if (valid && !(valid[k >> 3] >> (k & 7) & 1)) {
 			rc = pm_blob_writer_add_null(b->bw);
+		} else if (nested) {
+			rc = pm_blob_nested_write(b->bw, cb->type, s, a, k, rs->cfg->io, cb->name, off + r - a->offset,
+						  NULL);
 		} else {
 			if (large) {
 				x = ((const int64_t *)a->buffers[1])[k];

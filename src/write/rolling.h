@@ -74,6 +74,10 @@ typedef struct pm_roll_companion {
 typedef struct pm_roll_blob {
 	size_t column;
 	const char *name;
+	/* the column type: BLOB (NULL means BLOB too), or ARRAY<BLOB> /
+	 * MAP<K, BLOB>, whose rows become nested payloads (format/blob/
+	 * blob_nested.h) */
+	const pm_type *type;
 	int64_t target_size;          /* > 0 */
 } pm_roll_blob;
 

@@ -23,6 +23,7 @@
 #include "core/mem.h"
 #include "core/uuid.h"
 #include "format/blob/blob_file.h"
+#include "format/blob/blob_nested.h"
 #include "read/read.h"
 #include "scan/scan.h"
 #include "table/partition.h"
@@ -35,6 +36,7 @@ typedef struct ugroup {
 	int64_t start, count;          /* rows [start, start + count) */
 	pm_manifest_entry_list files;  /* its normal data files (copies) */
 	pm_manifest_entry_list companions; /* its .blob / .vector. files */
+	pm_manifest_entry_list readset; /* files + vector companions (current-value reads) */
 	int64_t *slot;                 /* per row: input global index or -1; NULL = untouched */
 	int64_t covered;
 } ugroup;
@@ -297,9 +299,11 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 					    "updated", c, table_path);
 				goto fail_pi;
 			}
-		if (s->fields[fi].type->root != PM_BLOB && pm_type_has_blob(s->fields[fi].type)) {
-			rc = pm_err(PAIMON_EUNSUPPORTED, "update: nested BLOB column '%s' of table %s cannot be "
-				    "updated by row id yet", c, table_path);
+		if (s->fields[fi].type->root != PM_BLOB && pm_type_has_blob(s->fields[fi].type) &&
+		    (!pm_blob_nested_type_ok(s->fields[fi].type) || pm_schema_is_descriptor_field(s, c))) {
+			rc = pm_err(PAIMON_EUNSUPPORTED, "update: column '%s' of table %s nests BLOB in a way that "
+				    "cannot be written (only ARRAY<BLOB> and MAP<K, BLOB> with a supported key type, "
+				    "never as a blob-descriptor-field)", c, table_path);
 			goto fail_pi;
 		}
 	}
@@ -323,7 +327,8 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 	}
 	for (i = 0; i < cols->len; i++) {
 		long fi = pm_schema_field_index(s, cols->items[i]);
-		if (s->fields[fi].type->root == PM_BLOB && !pm_schema_is_descriptor_field(s, cols->items[i]))
+		if ((s->fields[fi].type->root == PM_BLOB && !pm_schema_is_descriptor_field(s, cols->items[i])) ||
+		    pm_blob_nested_type_ok(s->fields[fi].type))
 			u->bk[u->nb++] = i;
 		else if ((rc = pm_strlist_push(&u->dcols, cols->items[i])))
 			goto fail;
@@ -571,17 +576,30 @@ static int flush_gather(pm_row_id_update *u, pm_arrow_gather *ga, pm_table_write
 }
 
 /* Opens a read of the current values of the update columns of g. */
-static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayStream *st)
+static int open_current(pm_row_id_update *u, ugroup *g, struct ArrowArrayStream *st)
 {
 	pm_split sp, *spp = &sp;
 	pm_read_spec spec;
+	size_t i;
+	int rc;
+	/* the vector companions too: without them an updated group's vector
+	 * columns would read (and be rewritten as) null */
+	if (!g->readset.len) {
+		for (i = 0; i < g->files.len; i++)
+			if ((rc = pm_manifest_entry_list_append_copy(&g->readset, &g->files.items[i])))
+				return rc;
+		for (i = 0; i < g->companions.len; i++)
+			if (pm_file_is_vector(g->companions.items[i].file.file_name) &&
+			    (rc = pm_manifest_entry_list_append_copy(&g->readset, &g->companions.items[i])))
+				return rc;
+	}
 	memset(&sp, 0, sizeof sp);
 	sp.snapshot_id = u->snapshot_id;
-	sp.kind = g->files.len > 1 ? PM_SPLIT_DATA_EVOLUTION : PM_SPLIT_APPEND;
+	sp.kind = g->readset.len > 1 ? PM_SPLIT_DATA_EVOLUTION : PM_SPLIT_APPEND;
 	sp.partition = g->files.items[0].partition;
 	sp.bucket = g->files.items[0].bucket;
 	sp.row_count = g->count;
-	sp.entries = g->files;
+	sp.entries = g->readset;
 	memset(&spec, 0, sizeof spec);
 	spec.io = u->io;
 	spec.table_path = u->table_path;
@@ -605,21 +623,109 @@ static int open_current(pm_row_id_update *u, const ugroup *g, struct ArrowArrayS
  */
 static int write_group_data(pm_row_id_update *u, ugroup *g);
 
+/* pypaimon's BlobWriter: blob.target-file-size, else target-file-size,
+ * else 256 MiB (write.c's DEFAULT_TARGET_FILE_SIZE for append tables). */
+static int blob_target(const pm_row_id_update *u, int64_t *out)
+{
+	static const char *const keys[] = {"blob.target-file-size", "target-file-size"};
+	size_t i;
+	*out = (int64_t)256 << 20;
+	for (i = 0; i < 2; i++) {
+		const char *v = pm_strmap_get(&u->opts, keys[i]);
+		if (!v)
+			v = pm_strmap_get(&u->schema->options, keys[i]);
+		if (v) {
+			int rc = pm_parse_memory_size(keys[i], v, out);
+			if (rc)
+				return rc;
+			if (*out <= 0)
+				*out = 1;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* One delta file being written: its writer, name and path. */
+typedef struct delta_file {
+	pm_blob_writer *bw;
+	char *fname, *path;
+	int64_t first, rows;
+} delta_file;
+
+static int delta_open(pm_row_id_update *u, const char *dir, int64_t first, delta_file *d)
+{
+	const char *prefix = pm_strmap_get(&u->schema->options, "data-file.prefix");
+	char uuid[PM_UUID_STR_LEN + 1];
+	size_t n = strlen(prefix ? prefix : "data-") + sizeof uuid + 16;
+	int rc;
+	memset(d, 0, sizeof *d);
+	d->first = first;
+	if ((rc = pm_uuid_v4(uuid)))
+		return rc;
+	if (!(d->fname = pm_malloc(n)))
+		return PAIMON_ENOMEM;
+	snprintf(d->fname, n, "%s%s-0.blob", prefix ? prefix : "data-", uuid);
+	if (!(d->path = pm_path_join(dir, d->fname)))
+		return PAIMON_ENOMEM;
+	return pm_blob_writer_open(u->io, d->path, &d->bw);
+}
+
+static void delta_dispose(delta_file *d)
+{
+	pm_blob_writer_abort(d->bw);
+	pm_free(d->fname);
+	pm_free(d->path);
+	memset(d, 0, sizeof *d);
+}
+
+/* Closes d and lists it as a new file of column name in g's partition. */
+static int delta_close(pm_row_id_update *u, const ugroup *g, const char *name, delta_file *d)
+{
+	const pm_manifest_entry *e0 = &g->files.items[0];
+	pm_manifest_entry *e;
+	uint64_t size = 0;
+	int rc = pm_blob_writer_close(d->bw, &size);
+	d->bw = NULL;
+	if (rc || (rc = pm_strlist_push(&u->blob_paths, d->path)))
+		return rc;
+	if (!(e = pm_manifest_entry_list_push(&u->blob_entries)))
+		return PAIMON_ENOMEM;
+	e->kind = PM_FILE_KIND_ADD;
+	e->bucket = e0->bucket;
+	e->total_buckets = e0->total_buckets;
+	if ((rc = pm_bytes_set(&e->partition, e0->partition.p, e0->partition.n)) ||
+	    (rc = pm_data_file_meta_init_append(&e->file)))
+		return rc;
+	e->file.file_name = d->fname;
+	d->fname = NULL;
+	e->file.file_size = (int64_t)size;
+	e->file.row_count = d->rows;
+	e->file.has_first_row_id = 1;
+	e->file.first_row_id = d->first;
+	/* 0/0: the commit stamps the snapshot id (pypaimon's update sentinel) */
+	e->file.min_sequence_number = 0;
+	e->file.max_sequence_number = 0;
+	e->file.schema_id = u->schema->id;
+	e->file.has_value_stats_cols = 1;
+	e->file.has_write_cols = 1;
+	return pm_strlist_push(&e->file.write_cols, name);
+}
+
 static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
 {
 	const char *name = u->cols.items[u->bk[j]];
+	const pm_type *ft = u->schema->fields[pm_schema_field_index(u->schema, name)].type;
+	int nested = ft->root != PM_BLOB;
 	const pm_manifest_entry *e0 = &g->files.items[0];
-	const char *prefix = pm_strmap_get(&u->schema->options, "data-file.prefix");
 	const char *pdir = pm_strmap_get(&u->schema->options, "data-file.path-directory");
 	pm_partition_info pi;
 	pm_buf dir = PM_BUF_INIT;
-	pm_blob_writer *bw = NULL;
-	pm_manifest_entry *e;
-	char uuid[PM_UUID_STR_LEN + 1], *fname = NULL, *path = NULL;
-	uint64_t size = 0;
-	int64_t rows = 0, p;
+	delta_file d;
+	int64_t rows = 0, p, target = 0;
 	size_t q;
 	int baseline = 0, rc, have_pi = 0;
+	memset(&d, 0, sizeof d);
 	for (q = 0; q < g->companions.len && !baseline; q++) {
 		const pm_data_file_meta *f = &g->companions.items[q].file;
 		baseline = pm_file_is_blob(f->file_name) && f->has_write_cols && f->write_cols.len == 1 &&
@@ -632,36 +738,26 @@ static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
 	} else {
 		rows = g->count;
 	}
-	if ((rc = pm_partition_info_init(&pi, u->schema)))
+	if ((rc = blob_target(u, &target)) || (rc = pm_partition_info_init(&pi, u->schema)))
 		return rc;
 	have_pi = 1;
-	if ((rc = pm_uuid_v4(uuid)) ||
-	    (rc = pm_table_data_dir(u->table_path, pdir && *pdir ? pdir : NULL, &pi, e0->partition.p, e0->partition.n,
+	if ((rc = pm_table_data_dir(u->table_path, pdir && *pdir ? pdir : NULL, &pi, e0->partition.p, e0->partition.n,
 				    e0->bucket, &dir)) ||
 	    (rc = pm_fileio_mkdirs(u->io, pm_buf_cstr(&dir))))
 		goto out;
-	{
-		size_t n = strlen(prefix ? prefix : "data-") + sizeof uuid + 16;
-		if (!(fname = pm_malloc(n))) {
-			rc = PAIMON_ENOMEM;
-			goto out;
-		}
-		snprintf(fname, n, "%s%s-0.blob", prefix ? prefix : "data-", uuid);
-	}
-	if (!(path = pm_path_join(pm_buf_cstr(&dir), fname))) {
-		rc = PAIMON_ENOMEM;
-		goto out;
-	}
-	if ((rc = pm_blob_writer_open(u->io, path, &bw)))
-		goto out;
+	/* rolled as pypaimon's BlobWriter does: after the record that makes
+	 * the file reach the target size; the next file starts at the next row */
 	for (p = 0; p < rows && !rc; p++) {
 		int64_t s = g->slot[p];
 		const uinput *in;
 		const struct ArrowArray *a;
 		const uint8_t *valid;
 		int64_t k, x, y;
+		if (!d.bw && (rc = delta_open(u, pm_buf_cstr(&dir), g->start + p, &d)))
+			break;
+		d.rows++;
 		if (s < 0) {
-			rc = baseline ? pm_blob_writer_add_placeholder(bw) : pm_blob_writer_add_null(bw);
+			rc = baseline ? pm_blob_writer_add_placeholder(d.bw) : pm_blob_writer_add_null(d.bw);
 			continue;
 		}
 		in = &u->in[input_of(u, s)];
@@ -669,51 +765,30 @@ static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
 		k = a->offset + in->arr.offset + (s - in->base);
 		valid = a->null_count == 0 ? NULL : a->buffers[0];
 		if (valid && !(valid[k >> 3] >> (k & 7) & 1)) {
-			rc = pm_blob_writer_add_null(bw);
+			rc = pm_blob_writer_add_null(d.bw);
 			continue;
 		}
-		/* bind_input checked the layout: large binary */
-		x = ((const int64_t *)a->buffers[1])[k];
-		y = ((const int64_t *)a->buffers[1])[k + 1];
-		rc = y < x ? pm_err(PAIMON_EINVAL, "update: BLOB column '%s': bad offsets", name)
-			   : pm_blob_writer_add(bw, y > x ? (const uint8_t *)a->buffers[2] + x : (const uint8_t *)"",
-						(size_t)(y - x), NULL);
+		if (nested) {
+			/* bind_input checked the layout against the table type */
+			rc = pm_blob_nested_write(d.bw, ft, u->in_schema.children[u->bk[j]], a, k, u->io, name, s, NULL);
+		} else {
+			/* bind_input checked the layout: large binary */
+			x = ((const int64_t *)a->buffers[1])[k];
+			y = ((const int64_t *)a->buffers[1])[k + 1];
+			rc = y < x ? pm_err(PAIMON_EINVAL, "update: BLOB column '%s': bad offsets", name)
+				   : pm_blob_writer_add(d.bw, y > x ? (const uint8_t *)a->buffers[2] + x : (const uint8_t *)"",
+							(size_t)(y - x), NULL);
+		}
+		if (!rc && (int64_t)pm_blob_writer_position(d.bw) >= target && (rc = delta_close(u, g, name, &d)) == 0)
+			delta_dispose(&d);
 	}
-	if (rc) {
-		pm_blob_writer_abort(bw);
-		goto out;
-	}
-	rc = pm_blob_writer_close(bw, &size);
-	if (rc || (rc = pm_strlist_push(&u->blob_paths, path)))
-		goto out;
-	if (!(e = pm_manifest_entry_list_push(&u->blob_entries))) {
-		rc = PAIMON_ENOMEM;
-		goto out;
-	}
-	e->kind = PM_FILE_KIND_ADD;
-	e->bucket = e0->bucket;
-	e->total_buckets = e0->total_buckets;
-	if ((rc = pm_bytes_set(&e->partition, e0->partition.p, e0->partition.n)) ||
-	    (rc = pm_data_file_meta_init_append(&e->file)))
-		goto out;
-	e->file.file_name = fname;
-	fname = NULL;
-	e->file.file_size = (int64_t)size;
-	e->file.row_count = rows;
-	e->file.has_first_row_id = 1;
-	e->file.first_row_id = g->start;
-	e->file.min_sequence_number = 0;
-	e->file.max_sequence_number = 0;
-	e->file.schema_id = u->schema->id;
-	e->file.has_value_stats_cols = 1;
-	e->file.has_write_cols = 1;
-	rc = pm_strlist_push(&e->file.write_cols, name);
+	if (!rc && d.bw)
+		rc = delta_close(u, g, name, &d);
 out:
+	delta_dispose(&d);
 	if (have_pi)
 		pm_partition_info_dispose(&pi);
 	pm_buf_dispose(&dir);
-	pm_free(fname);
-	pm_free(path);
 	if (rc)
 		pm_err_wrap("update: BLOB column '%s' of rows [%lld, %lld) of table %s", name, (long long)g->start,
 			    (long long)(g->start + g->count), table_name(u));
@@ -855,6 +930,7 @@ void pm_row_id_update_free(pm_row_id_update *u)
 	for (i = 0; i < u->n_groups; i++) {
 		pm_manifest_entry_list_dispose(&u->groups[i].files);
 		pm_manifest_entry_list_dispose(&u->groups[i].companions);
+		pm_manifest_entry_list_dispose(&u->groups[i].readset);
 		pm_free(u->groups[i].slot);
 	}
 	pm_free(u->groups);

@@ -27,6 +27,7 @@
 #include "core/hash.h"
 #include "core/mem.h"
 #include "format/format.h"
+#include "format/blob/blob_nested.h"
 #include "table/stats.h"
 #include "types/datum.h"
 #include "write/rolling.h"
@@ -907,10 +908,36 @@ static int normalize(pm_table_writer *w, const struct ArrowArray *b, const struc
 /* ------------------------------------------------------------- public */
 
 /* 1 for a column whose values go to .blob files: a scalar BLOB that is no
- * blob-descriptor-field (those are stored inline as descriptors). */
+ * blob-descriptor-field (those are stored inline as descriptors), or an
+ * ARRAY<BLOB> / MAP<K, BLOB> (nested payloads; pypaimon 2.1.0 refuses
+ * them as descriptor fields, see check_nested_blobs). */
 static int blob_file_column(const pm_table_writer *w, const pm_field *f)
 {
-	return f->type->root == PM_BLOB && !pm_schema_is_descriptor_field(w->schema, f->name);
+	if (f->type->root != PM_BLOB)
+		return pm_blob_nested_type_ok(f->type);
+	return !pm_schema_is_descriptor_field(w->schema, f->name);
+}
+
+/* The nested BLOB columns a writer can take: ARRAY<BLOB> or MAP<K, BLOB>
+ * of a supported key type, never a blob-descriptor-field (pypaimon 2.1.0:
+ * "ARRAY<BLOB> and MAP<X, BLOB> are only supported by 'blob-field'"). */
+static int check_nested_blobs(const pm_table_writer *w)
+{
+	size_t i;
+	for (i = 0; i < w->schema->nfields; i++) {
+		const pm_field *f = &w->schema->fields[i];
+		if (f->type->root == PM_BLOB || !pm_type_has_blob(f->type))
+			continue;
+		if (!pm_blob_nested_type_ok(f->type))
+			return pm_err(PAIMON_EUNSUPPORTED, "table '%s': column '%s' nests BLOB in a way that cannot be "
+				      "written (only BLOB, ARRAY<BLOB> and MAP<K, BLOB> with a TINYINT, SMALLINT, INT, "
+				      "BIGINT, BOOLEAN, DATE, TIME, DECIMAL, CHAR, VARCHAR, BINARY or VARBINARY key)",
+				      w->table_path, f->name);
+		if (pm_schema_is_descriptor_field(w->schema, f->name))
+			return pm_err(PAIMON_EINVAL, "table '%s': ARRAY<BLOB> and MAP<X, BLOB> are only supported by "
+				      "'blob-field'; column '%s' is a blob-descriptor-field", w->table_path, f->name);
+	}
+	return 0;
 }
 
 /*
@@ -976,6 +1003,7 @@ static int configure_blobs(pm_table_writer *w)
 			pm_roll_blob *b = &w->rblobs[w->n_rblobs++];
 			b->column = fi;
 			b->name = f->name;
+			b->type = f->type;
 			b->target_size = w->blob_target > 0 ? w->blob_target : w->target_size;
 			continue;
 		}
@@ -1063,7 +1091,7 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
 	w->roll.dense = w->dense;
 	w->roll.on_path = on_path;
 	w->roll.on_file = on_file;
-	if ((rc = configure_blobs(w)))
+	if ((rc = check_nested_blobs(w)) || (rc = configure_blobs(w)))
 		goto fail;
 	{
 		size_t nv = w->pi.n > w->n_bkey ? w->pi.n : w->n_bkey;

@@ -236,15 +236,16 @@ def test_not_data_evolution(tmp_path):
 
 
 def test_nested_blob_column_refused(tmp_path):
-    """Scalar BLOB updates write .blob deltas (tests/python/test_blob_update.py); nested
-    ARRAY<BLOB> updates are not supported yet and say so."""
+    """Scalar and ARRAY<BLOB> / MAP<K, BLOB> updates write .blob deltas
+    (tests/python/test_blob_update.py, test_blob_nested.py); an ARRAY<BLOB> named as a
+    blob-descriptor-field (pypaimon refuses it too) is refused and says so."""
     wh = str(tmp_path / "wh")
     cat = paimonc.CatalogFactory.create({"warehouse": wh})
     cat.create_database("db", True)
-    cat.create_table("db.t", paimonc.Schema(fields=[("id", "BIGINT"), ("imgs", "ARRAY<BLOB>")], options=dict(DE)),
-                     False)
+    cat.create_table("db.t", paimonc.Schema(fields=[("id", "BIGINT"), ("imgs", "ARRAY<BLOB>")],
+                                            options=dict(DE, **{"blob-descriptor-field": "imgs"})), False)
     t = cat.get_table("db.t")
-    with pytest.raises(PaimonError, match="nested BLOB column 'imgs'"):
+    with pytest.raises(PaimonError, match="column 'imgs'.*nests BLOB"):
         _upd(t, ["imgs"], pa.table({"_ROW_ID": pa.array([0], pa.int64()),
                                     "imgs": pa.array([[b"x"]], pa.list_(pa.large_binary()))}))
 

@@ -135,11 +135,14 @@ def test_blob_columns_need_data_evolution_and_nested_blobs_are_refused(tmp_path)
         with t.new_batch_write_builder().new_write() as w:
             w.write_arrow(pa.table({"id": [1], "img": pa.array([b"x"], pa.large_binary())}))
     assert t.latest_snapshot() is None
-    cat.create_table("db.n", paimonc.Schema(fields=[("id", "BIGINT"), ("imgs", "ARRAY<BLOB>")],
+    # ARRAY<BLOB> / MAP<K, BLOB> are written (test_blob_nested.py); a key type the payload
+    # cannot encode is refused by name
+    cat.create_table("db.n", paimonc.Schema(fields=[("id", "BIGINT"), ("imgs", "MAP<DOUBLE NOT NULL, BLOB>")],
                                             options={"row-tracking.enabled": "true",
                                                      "data-evolution.enabled": "true"}), False)
     t = cat.get_table("db.n")
-    with pytest.raises(UnsupportedError, match="imgs.*nested BLOB"):
+    with pytest.raises(UnsupportedError, match="imgs.*nests BLOB"):
         with t.new_batch_write_builder().new_write() as w:
-            w.write_arrow(pa.table({"id": [1], "imgs": pa.array([[b"x"]], pa.list_(pa.large_binary()))}))
+            w.write_arrow(pa.table({"id": [1], "imgs": pa.array([[(1.5, b"x")]],
+                                                                pa.map_(pa.float64(), pa.large_binary()))}))
     assert t.latest_snapshot() is None

@@ -78,3 +78,25 @@ def test_unwritten_vector_formats_refused(tmp_path, fmt):
     wh, cat = _make(tmp_path, {"vector.file.format": fmt})
     with pytest.raises(paimonc.PaimonError, match="vector.file.format.*%s" % fmt):
         _write(cat, [{"id": 1, "v": [1.0, 2.0, 3.0, 4.0], "s": "a", "w": [1.0, 2.0]}])
+
+
+def test_update_of_id_and_vectors_keeps_unchanged_vectors(tmp_path):
+    """An update of a data column and the vector columns rewrites the whole group (a
+    normal file [id, s] and a .vector.parquet [v, w], as pypaimon 2.1.0 writes it); the
+    rows not updated keep their vectors (they were read back as null before the fix)."""
+    rnd = random.Random(7)
+    wh, cat = _make(tmp_path)
+    rows = [{"id": i, "v": [float(rnd.randint(-9, 9)) for _ in range(4)], "s": "s%d" % i,
+             "w": None if i == 3 else [rnd.random(), rnd.random()]} for i in range(8)]
+    _write(cat, rows)
+    t = cat.get_table("db.t")
+    wb = t.new_batch_write_builder()
+    wb.new_commit().commit(wb.new_update().with_update_type(["id", "s", "v", "w"]).update_by_arrow_with_row_id(
+        pa.table({"_ROW_ID": pa.array([2, 5], pa.int64()), "id": pa.array([20, 50], pa.int32()),
+                  "s": pa.array(["x", None]), "v": pa.array([[1.0, 2.0, 3.0, 4.0], None], pa.list_(pa.float32(), 4)),
+                  "w": pa.array([[0.5, 0.25], [1.0, 2.0]], pa.list_(pa.float64(), 2))})))
+    rows[2].update(id=20, s="x", v=[1.0, 2.0, 3.0, 4.0], w=[0.5, 0.25])
+    rows[5].update(id=50, s=None, v=None, w=[1.0, 2.0])
+    want = [dict(r, _ROW_ID=i) for i, r in enumerate(rows)]
+    assert _read(cat.get_table("db.t")) == want
+    assert _read(pypaimon.CatalogFactory.create({"warehouse": wh}).get_table("db.t")) == want

@@ -285,48 +285,84 @@ int pm_blob_writer_add_placeholder(pm_blob_writer *w)
 	return w_entry(w, PM_BLOB_PLACEHOLDER_LEN);
 }
 
-int pm_blob_writer_add_file_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path,
-				  uint64_t off, int64_t len, pm_blob_pos *pos)
+/* Opens [off, off + len) of src_path (len -1: to the end) and checks it
+ * lies inside the file: *f and its byte count *n. */
+static int open_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path, uint64_t off, int64_t len,
+		      pm_in_file **f, uint64_t *n)
 {
-	pm_in_file *f = NULL;
-	uint8_t *chunk = NULL;
-	uint64_t size, n, done = 0;
+	uint64_t size;
 	int rc;
-	if ((rc = w_check(w, 0)))
-		return rc;
+	*f = NULL;
 	if (len < -1)
 		return pm_err(PAIMON_EINVAL, "blob file '%s': bad length %" PRId64 " of a range of '%s'",
 			      w->path, len, src_path);
-	if ((rc = pm_fileio_open_read(src_io, src_path, &f)))
+	if ((rc = pm_fileio_open_read(src_io, src_path, f)))
 		return pm_err_wrap("blob file '%s': source", w->path);
-	size = pm_in_length(f);
+	size = pm_in_length(*f);
 	if (off > size || (len >= 0 && (uint64_t)len > size - off)) {
 		rc = pm_err(PAIMON_EINVAL,
 			    "blob file '%s': range [%" PRIu64 ", +%" PRId64 ") is past the end of '%s' (%" PRIu64 " bytes)",
 			    w->path, off, len, src_path, size);
-		goto out;
+		pm_in_close(*f);
+		*f = NULL;
+		return rc;
 	}
-	n = len < 0 ? size - off : (uint64_t)len;
-	if (n && !(chunk = pm_malloc(n < COPY_CHUNK ? (size_t)n : COPY_CHUNK))) {
-		rc = PAIMON_ENOMEM;
-		goto out;
-	}
-	if ((rc = pm_blob_writer_begin(w)))
-		goto out;
-	while (done < n) {
+	*n = len < 0 ? size - off : (uint64_t)len;
+	return 0;
+}
+
+/* Copies n bytes at off of f into the value being written, checksummed. */
+static int copy_range(pm_blob_writer *w, pm_in_file *f, uint64_t off, uint64_t n)
+{
+	uint8_t *chunk = NULL;
+	uint64_t done = 0;
+	int rc = 0;
+	if (n && !(chunk = pm_malloc(n < COPY_CHUNK ? (size_t)n : COPY_CHUNK)))
+		return w_fail(w, PAIMON_ENOMEM);
+	while (done < n && !rc) {
 		size_t k = n - done < COPY_CHUNK ? (size_t)(n - done) : COPY_CHUNK;
-		if ((rc = pm_in_pread(f, off + done, k, chunk))) {
+		if ((rc = pm_in_pread(f, off + done, k, chunk)))
 			rc = w_fail(w, pm_err_wrap("blob file '%s': copying", w->path));
-			goto out;
-		}
-		if ((rc = w_write_crc(w, chunk, k)))
-			goto out;
+		else
+			rc = w_write_crc(w, chunk, k);
 		done += k;
 	}
-	rc = pm_blob_writer_end(w, pos);
-out:
 	pm_free(chunk);
+	return rc;
+}
+
+int pm_blob_writer_add_file_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path,
+				  uint64_t off, int64_t len, pm_blob_pos *pos)
+{
+	pm_in_file *f = NULL;
+	uint64_t n = 0;
+	int rc;
+	if ((rc = w_check(w, 0)))
+		return rc;
+	if ((rc = open_range(w, src_io, src_path, off, len, &f, &n)))
+		return rc; /* nothing written: the writer stays usable */
+	if (!(rc = pm_blob_writer_begin(w)) && !(rc = copy_range(w, f, off, n)))
+		rc = pm_blob_writer_end(w, pos);
 	pm_in_close(f);
+	return rc;
+}
+
+int pm_blob_writer_append_file_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path, uint64_t off,
+				     int64_t len, uint64_t *copied)
+{
+	pm_in_file *f = NULL;
+	uint64_t n = 0;
+	int rc;
+	if (copied)
+		*copied = 0;
+	if ((rc = w_check(w, 1)))
+		return rc;
+	if ((rc = open_range(w, src_io, src_path, off, len, &f, &n)))
+		return w_fail(w, rc); /* the value is half written */
+	rc = copy_range(w, f, off, n);
+	pm_in_close(f);
+	if (!rc && copied)
+		*copied = n;
 	return rc;
 }
 

@@ -97,6 +97,14 @@ int pm_blob_writer_end(pm_blob_writer *w, pm_blob_pos *pos);
 int pm_blob_writer_add_file_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path,
 				  uint64_t off, int64_t len, pm_blob_pos *pos);
 
+/* Within a value begun with pm_blob_writer_begin: appends bytes [off, off +
+ * len) of src_path (len -1: to the end), copied in chunks of at most 1 MiB;
+ * *copied (may be NULL) receives the byte count. Any failure, a range past
+ * the end of the source included (PAIMON_EINVAL naming it), fails the
+ * writer: the value is half written. */
+int pm_blob_writer_append_file_range(pm_blob_writer *w, pm_fileio *src_io, const char *src_path, uint64_t off,
+				     int64_t len, uint64_t *copied);
+
 /* Rows added so far (values, nulls and placeholders). */
 int64_t pm_blob_writer_rows(const pm_blob_writer *w);
 /* Bytes of records written so far (the position the next record starts at;
