@@ -77,6 +77,25 @@ PAIMON_EXTERN(int) paimon_table_write_arrow_stream(paimon_table_write *w, struct
 PAIMON_EXTERN(int) paimon_table_write_with_write_type(paimon_table_write *w, const char *const *columns, size_t n);
 /** Rows written so far. */
 PAIMON_EXTERN(int64_t) paimon_table_write_row_count(const paimon_table_write *w);
+/**
+ * Streamed BLOB inputs: the source of BLOB values whose bytes are not in the
+ * batch. A BLOB value that is a serialized BlobDescriptor whose URI starts
+ * with "paimonc-stream:" (any suffix naming the value, e.g.
+ * "paimonc-stream:42") is read while it is written: fn(ctx, uri, buf, cap,
+ * &got) is called until it stores got = 0, each call filling buf with
+ * 1..cap bytes (cap is at most 1 MiB), so a value of any size passes in
+ * chunks and is never held whole in memory. With a descriptor length >= 0
+ * exactly that many bytes are read (a shorter stream is an error); with -1,
+ * to the stream's end. The offset must be 0. A nonzero return from fn fails
+ * the write with PAIMON_EIO naming the column, input row and URI (the
+ * caller keeps its own error detail, e.g. a Python exception); abort the
+ * writer then. fn is called on the thread calling paimon_table_write_arrow.
+ * fn NULL removes the source (stream URIs are then refused). ctx is
+ * borrowed and must outlive the writes. Top-level BLOB columns of appends
+ * only (not ARRAY<BLOB> elements, not updates).
+ */
+typedef int (*paimon_blob_stream_fn)(void *ctx, const char *uri, void *buf, size_t cap, size_t *got);
+PAIMON_EXTERN(int) paimon_table_write_set_blob_stream(paimon_table_write *w, paimon_blob_stream_fn fn, void *ctx);
 
 /* ---------------------------------------------------------- update by row id */
 

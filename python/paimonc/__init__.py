@@ -27,7 +27,7 @@ from .ranges import plan_row_id_ranges, process_row_id_ranges  # noqa: E402
 from .write import (BatchTableCommit, BatchTableWrite, BatchWriteBuilder, CommitMessage,  # noqa: E402
                     StreamTableCommit, StreamTableWrite, StreamWriteBuilder)
 from .merge import WhenMatched, WhenNotMatched, lit, source_col, target_col  # noqa: E402
-from .blob import Blob, BlobData, BlobDescriptor, BlobRef, read_blobs  # noqa: E402
+from .blob import Blob, BlobData, BlobDescriptor, BlobRef, BlobStream, read_blobs  # noqa: E402
 from .types import (ArrayType, AtomicType, DataField, DataType, MapType, MultisetType,  # noqa: E402
                     RowType, VectorType)
 
@@ -49,5 +49,5 @@ __all__ = [
     "StreamTableCommit", "CommitMessage", "ReadBuilder", "TableScan", "Plan", "Split", "TableRead", "Range",
     "Predicate", "PredicateBuilder", "plan_row_id_ranges", "process_row_id_ranges",
     "WhenMatched", "WhenNotMatched", "source_col", "target_col", "lit",
-    "Blob", "BlobData", "BlobRef", "BlobDescriptor", "read_blobs",
+    "Blob", "BlobData", "BlobRef", "BlobStream", "BlobDescriptor", "read_blobs",
 ]

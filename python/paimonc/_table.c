@@ -209,6 +209,8 @@ typedef struct {
 	paimon_table_write *w;
 	PyObject *table;
 	PyThread_type_lock lock;
+	PyObject *stream_cb;  /* (uri, memoryview) -> int: streamed BLOB values */
+	PyObject *stream_exc; /* what stream_cb raised during the current write */
 } WriteObject;
 
 static PyTypeObject WriteType;
@@ -223,7 +225,109 @@ static void write_dealloc(WriteObject *o)
 	if (o->lock != NULL)
 		PyThread_free_lock(o->lock);
 	Py_XDECREF(o->table);
+	Py_XDECREF(o->stream_cb);
+	Py_XDECREF(o->stream_exc);
 	PyObject_Free(o);
+}
+
+/*
+ * The paimon_blob_stream_fn of a TableWrite: called by the native writer
+ * (GIL released) for every chunk of a streamed BLOB value; calls
+ * stream_cb(uri, memoryview over buf) with the GIL. An exception is kept in
+ * stream_exc (the first one) and becomes the cause of the write's error.
+ */
+static int write_stream_source(void *ctx, const char *uri, void *buf, size_t cap, size_t *got)
+{
+	WriteObject *o = ctx;
+	PyGILState_STATE g = PyGILState_Ensure();
+	PyObject *mv, *res = NULL, *rel;
+	int rc = -1;
+	*got = 0;
+	mv = PyMemoryView_FromMemory(buf, (Py_ssize_t)cap, PyBUF_WRITE);
+	if (mv) {
+		PyObject *et, *ev, *etb;
+		res = PyObject_CallFunction(o->stream_cb, "sO", uri, mv);
+		/* the buffer is the writer's: no view of it may outlive the call */
+		PyErr_Fetch(&et, &ev, &etb);
+		rel = PyObject_CallMethod(mv, "release", NULL);
+		if (!rel && res) {
+			Py_CLEAR(res); /* BufferError: the callback kept a view */
+		}
+		if (et) {
+			if (!rel)
+				PyErr_Clear();
+			PyErr_Restore(et, ev, etb);
+		}
+		Py_XDECREF(rel);
+		Py_DECREF(mv);
+	}
+	if (res) {
+		Py_ssize_t n = PyLong_AsSsize_t(res);
+		if (n >= 0 && (size_t)n <= cap) {
+			*got = (size_t)n;
+			rc = 0;
+		} else if (!PyErr_Occurred()) {
+			PyErr_Format(PyExc_ValueError, "blob stream %s: the reader returned %zd for a buffer of %zu bytes",
+				     uri, n, cap);
+		}
+		Py_DECREF(res);
+	}
+	if (rc) {
+		PyObject *t, *v, *tb;
+		PyErr_Fetch(&t, &v, &tb);
+		if (!o->stream_exc && t) {
+			PyErr_NormalizeException(&t, &v, &tb);
+			if (v && tb)
+				PyException_SetTraceback(v, tb);
+			o->stream_exc = v;
+			v = NULL;
+		}
+		Py_XDECREF(t);
+		Py_XDECREF(v);
+		Py_XDECREF(tb);
+	}
+	PyGILState_Release(g);
+	return rc;
+}
+
+/* The write's error, with what the blob stream raised as its __cause__. */
+static PyObject *write_raise(WriteObject *o, int rc)
+{
+	PyObject *cause = o->stream_exc;
+	o->stream_exc = NULL;
+	pm_py_raise_last(rc);
+	if (cause) {
+		PyObject *t, *v, *tb;
+		PyErr_Fetch(&t, &v, &tb);
+		PyErr_NormalizeException(&t, &v, &tb);
+		if (v)
+			PyException_SetCause(v, cause); /* steals cause */
+		else
+			Py_DECREF(cause);
+		PyErr_Restore(t, v, tb);
+	}
+	return NULL;
+}
+
+/* set_blob_stream(callable | None): the source of streamed BLOB values. */
+static PyObject *write_set_blob_stream(WriteObject *o, PyObject *cb)
+{
+	int rc;
+	if (o->w == NULL) {
+		PyErr_SetString(PyExc_RuntimeError, "the table write is closed");
+		return NULL;
+	}
+	if (cb != Py_None && !PyCallable_Check(cb)) {
+		PyErr_SetString(PyExc_TypeError, "set_blob_stream expects a callable or None");
+		return NULL;
+	}
+	Py_XDECREF(o->stream_cb);
+	o->stream_cb = cb == Py_None ? NULL : cb;
+	Py_XINCREF(o->stream_cb);
+	rc = paimon_table_write_set_blob_stream(o->w, o->stream_cb ? write_stream_source : NULL, o);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	Py_RETURN_NONE;
 }
 
 static int write_ready(WriteObject *o)
@@ -254,7 +358,7 @@ static PyObject *write_batch(WriteObject *o, PyObject *args)
 	}
 	CALL_LOCKED(o->lock, rc = paimon_table_write_arrow(o->w, a, s));
 	if (rc != 0)
-		return pm_py_raise_last(rc);
+		return write_raise(o, rc);
 	Py_RETURN_NONE;
 }
 
@@ -277,7 +381,7 @@ static PyObject *write_stream(WriteObject *o, PyObject *cap)
 	src->release = NULL; /* moved: the capsule's destructor leaves it alone */
 	CALL_LOCKED(o->lock, rc = paimon_table_write_arrow_stream(o->w, &st));
 	if (rc != 0)
-		return pm_py_raise_last(rc);
+		return write_raise(o, rc);
 	Py_RETURN_NONE;
 }
 
@@ -352,6 +456,8 @@ static PyMethodDef write_methods[] = {
 	{"write_batch", (PyCFunction)write_batch, METH_VARARGS, "(schema_capsule, array_capsule)"},
 	{"write_stream", (PyCFunction)write_stream, METH_O, "(stream_capsule); consumes the stream"},
 	{"with_write_type", (PyCFunction)write_with_write_type, METH_O, "(list[str] | None)"},
+	{"set_blob_stream", (PyCFunction)write_set_blob_stream, METH_O,
+	 "(callable(uri, memoryview) -> int | None): source of 'paimonc-stream:' BLOB values"},
 	{"row_count", (PyCFunction)write_row_count, METH_NOARGS, NULL},
 	{"prepare_commit", (PyCFunction)write_prepare_commit, METH_NOARGS, "-> CommitMessage"},
 	{"close", (PyCFunction)write_close, METH_NOARGS, NULL},
@@ -387,6 +493,8 @@ static PyObject *mod_table_write_new(PyObject *m, PyObject *args)
 	}
 	o->w = NULL;
 	o->table = table;
+	o->stream_cb = NULL;
+	o->stream_exc = NULL;
 	Py_INCREF(table);
 	o->lock = new_lock();
 	if (o->lock == NULL) {

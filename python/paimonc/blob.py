@@ -7,6 +7,13 @@ Writing: a ``pa.large_binary()`` BLOB column takes bytes, or serialized
 
     desc = Blob.from_local("/data/video.mp4").to_descriptor().serialize()
 
+A file-like object (anything with ``readinto`` or ``read``: an open file, a
+socket file, a ``zipfile`` member, an HTTP response body) is streamed while
+the write runs, one chunk of at most 1 MiB at a time::
+
+    table_write.write_pandas(pd.DataFrame({"id": [1], "img": [Blob.from_stream(resp)]}))
+    # or, in Arrow: pa.array([Blob.from_stream(f).serialize()], pa.large_binary())
+
 Reading: with ``table.copy({"blob-as-descriptor": "true"})`` a BLOB column
 gives descriptors; ``Blob.from_bytes(value)`` turns one into a lazy
 ``BlobRef`` (``to_data()``, ``read(offset, length)``, a seekable file-like
@@ -15,11 +22,13 @@ parallelism=16)`` resolves many at once with coalesced, concurrent ranged
 reads (``os.pread``, the GIL released).
 """
 import io
+import itertools
 import os
 import struct
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["Blob", "BlobData", "BlobRef", "BlobDescriptor", "read_blobs"]
+__all__ = ["Blob", "BlobData", "BlobRef", "BlobStream", "BlobDescriptor", "read_blobs"]
 
 _MAGIC = 0x424C4F4244455343  # "BLOBDESC"
 
@@ -130,6 +139,13 @@ class Blob:
         return BlobRef(desc if isinstance(desc, BlobDescriptor) else BlobDescriptor.deserialize(desc))
 
     @staticmethod
+    def from_stream(fileobj, length=-1):
+        """A value read from a file-like object in chunks while a write runs (paimonc)."""
+        return BlobStream(fileobj, length)
+
+    from_input_stream = from_stream
+
+    @staticmethod
     def from_bytes(data, file_io=None):
         """A descriptor (detected by its magic) becomes a lazy BlobRef, other bytes BlobData."""
         if BlobDescriptor.is_blob_descriptor(data):
@@ -229,6 +245,116 @@ class BlobRef(Blob):
         return io.BufferedReader(_RangeFile(path, start, size))
 
     open = new_input_stream
+
+
+# Streams waiting to be written: uri -> BlobStream. An entry leaves when its
+# stream is read to the end (or closed), so each stream is written once.
+_STREAMS = {}
+_STREAMS_LOCK = threading.Lock()
+_STREAM_IDS = itertools.count(1)
+STREAM_SCHEME = "paimonc-stream:"
+
+
+class BlobStream(Blob):
+    """A BLOB input from a file-like object, streamed into the ``.blob`` file
+    in chunks by the native writer (never held whole in memory).
+
+    Written wherever a BLOB value goes: as ``serialize()`` bytes (a
+    descriptor with a ``paimonc-stream:`` URI) in an Arrow BLOB column, or as
+    the object itself in ``write_pandas``. ``length`` (>= 0) makes the write
+    check that exactly that many bytes came; -1 reads to the end. A stream is
+    written once: its entry is dropped at its end (``close()`` drops it
+    unwritten). The file-like object is not closed."""
+
+    def __init__(self, fileobj, length=-1):
+        if not (hasattr(fileobj, "readinto") or hasattr(fileobj, "read")):
+            raise TypeError("Blob.from_stream expects a file-like object with readinto() or read(), not {}".format(
+                type(fileobj).__name__))
+        if length is None:
+            length = -1
+        if length < -1:
+            raise ValueError("blob stream length must be >= 0 or -1, not {}".format(length))
+        self._f = fileobj
+        self._length = int(length)
+        self._done = False
+        self.uri = "{}{}-{}".format(STREAM_SCHEME, os.getpid(), next(_STREAM_IDS))
+        with _STREAMS_LOCK:
+            _STREAMS[self.uri] = self
+
+    def to_descriptor(self):
+        return BlobDescriptor(self.uri, 0, self._length)
+
+    def serialize(self):
+        return self.to_descriptor().serialize()
+
+    def to_data(self):
+        """Reads the rest of the stream into bytes (it is then consumed)."""
+        self.close()
+        data = self._f.read()
+        return data if self._length < 0 else data[:self._length]
+
+    def new_input_stream(self):
+        self.close()
+        return self._f
+
+    open = new_input_stream
+
+    def close(self):
+        with _STREAMS_LOCK:
+            _STREAMS.pop(self.uri, None)
+        self._done = True
+
+    def _readinto(self, mv):
+        f = self._f
+        readinto = getattr(f, "readinto", None)
+        if readinto is not None:
+            n = readinto(mv)
+            if n is None:
+                raise BlockingIOError("blob stream {}: the file-like object has no data ready "
+                                      "(non-blocking); give a blocking one".format(self.uri))
+        else:
+            data = f.read(len(mv))
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise TypeError("blob stream {}: read() returned {}, not bytes".format(
+                    self.uri, type(data).__name__))
+            n = len(data)
+            if n > len(mv):
+                raise ValueError("blob stream {}: read({}) returned {} bytes".format(self.uri, len(mv), n))
+            mv[:n] = data
+        if n == 0:
+            self.close()
+        return n
+
+    def __repr__(self):
+        return "BlobStream({}, length={})".format(self.uri, self._length)
+
+
+def _stream_read(uri, mv):
+    """The native writer's source of streamed values (TableWrite.set_blob_stream)."""
+    with _STREAMS_LOCK:
+        s = _STREAMS.get(uri)
+    if s is None:
+        raise ValueError("blob stream {} is unknown or was already written (a stream is written once; "
+                         "make a new Blob.from_stream for each value)".format(uri))
+    return s._readinto(mv)
+
+
+def _to_blob_cell(v):
+    """A write_pandas cell of a BLOB column: bytes stay, Blob objects and
+    file-like objects become the bytes or descriptor the writer takes."""
+    if v is None or isinstance(v, (bytes, bytearray, memoryview)):
+        return v
+    if isinstance(v, BlobData):
+        return v.to_data()
+    if isinstance(v, BlobStream):
+        return v.serialize()
+    if isinstance(v, BlobRef):
+        return v.descriptor.serialize()
+    if isinstance(v, BlobDescriptor):
+        return v.serialize()
+    if hasattr(v, "readinto") or hasattr(v, "read"):
+        return BlobStream(v).serialize()
+    return v
 
 
 def read_blobs(descriptors, parallelism=16, gap=64 << 10, max_read=8 << 20):

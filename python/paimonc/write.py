@@ -143,6 +143,8 @@ class TableWrite(Closing):
         opts = {k: v for k, v in (getattr(table, "_dynamic_options", None) or {}).items()
                 if not k.startswith(("scan.", "commit.", "source.", "read."))}
         self._w = _native.table_write_new(table._t, opts or None)
+        from .blob import _stream_read
+        self._w.set_blob_stream(_stream_read)
 
     def write_arrow(self, data):
         """Writes a pyarrow Table / RecordBatch / RecordBatchReader, or anything
@@ -179,6 +181,14 @@ class TableWrite(Closing):
         schema = self.table.to_arrow_schema()
         if getattr(self, "_write_cols", None):
             schema = pa.schema([schema.field(c) for c in self._write_cols])
+        ts = self.table.table_schema
+        blob_cols = [f.name for f, t in zip(ts.fields, ts.field_type_strings())
+                     if t.upper().startswith("BLOB") and f.name in dataframe.columns]
+        if blob_cols:
+            from .blob import _to_blob_cell
+            dataframe = dataframe.copy(deep=False)
+            for n in blob_cols:
+                dataframe[n] = [_to_blob_cell(v) for v in dataframe[n]]
         batch = pa.RecordBatch.from_pandas(dataframe, schema=schema, preserve_index=False)
         self.write_arrow(batch)
 

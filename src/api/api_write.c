@@ -138,6 +138,14 @@ int paimon_table_write_with_write_type(paimon_table_write *w, const char *const 
 	return rc;
 }
 
+int paimon_table_write_set_blob_stream(paimon_table_write *w, paimon_blob_stream_fn fn, void *ctx)
+{
+	if (!w)
+		return pm_err(PAIMON_EINVAL, "paimon_table_write_set_blob_stream: NULL writer");
+	pm_table_writer_set_blob_stream(w->w, fn, ctx);
+	return 0;
+}
+
 int64_t paimon_table_write_row_count(const paimon_table_write *w)
 {
 	return w ? pm_table_writer_row_count(w->w) : 0;

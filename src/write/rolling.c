@@ -315,7 +315,61 @@ static int blob_open(pm_roll_set *rs, size_t i)
 	return rc;
 }
 
-/* A descriptor value (input row `row`): its range of a local file. */
+/* A streamed value: d's bytes pulled from the config's stream callback in
+ * chunks (exactly d->length of them when it is >= 0, else to its end). */
+static int blob_copy_stream(pm_roll_set *rs, rblob *b, const char *col, const pm_blob_descriptor *d, int64_t row)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	size_t cap = (size_t)1 << 20, got;
+	uint64_t total = 0;
+	uint8_t *buf;
+	int rc;
+	if (!cfg->blob_stream)
+		return pm_err(PAIMON_EUNSUPPORTED, "BLOB column '%s' input row %lld: descriptor URI '%s' is a stream, but "
+			      "this writer has no blob stream source (paimon_table_write_set_blob_stream)",
+			      col, (long long)row, d->uri);
+	if (d->offset != 0)
+		return pm_err(PAIMON_EINVAL, "BLOB column '%s' input row %lld: stream '%s' with offset %lld (streams "
+			      "start at 0)", col, (long long)row, d->uri, (long long)d->offset);
+	if (!(buf = pm_malloc(cap)))
+		return PAIMON_ENOMEM;
+	if ((rc = pm_blob_writer_begin(b->bw)))
+		goto out;
+	for (;;) {
+		size_t want = cap;
+		if (d->length >= 0 && (uint64_t)d->length - total < want)
+			want = (size_t)((uint64_t)d->length - total);
+		got = 0;
+		if (want == 0)
+			break;
+		if (cfg->blob_stream(cfg->blob_stream_ctx, d->uri, buf, want, &got)) {
+			rc = pm_err(PAIMON_EIO, "BLOB column '%s' input row %lld: reading stream '%s' failed after %llu bytes",
+				    col, (long long)row, d->uri, (unsigned long long)total);
+			goto out;
+		}
+		if (got > want) {
+			rc = pm_err(PAIMON_EINVAL, "BLOB column '%s' input row %lld: stream '%s' returned %zu bytes for a "
+				    "read of %zu", col, (long long)row, d->uri, got, want);
+			goto out;
+		}
+		if (got == 0)
+			break;
+		if ((rc = pm_blob_writer_append(b->bw, buf, got)))
+			goto out;
+		total += got;
+	}
+	if (d->length >= 0 && total != (uint64_t)d->length)
+		rc = pm_err(PAIMON_EIO, "BLOB column '%s' input row %lld: stream '%s' ended after %llu of %lld bytes",
+			    col, (long long)row, d->uri, (unsigned long long)total, (long long)d->length);
+	else
+		rc = pm_blob_writer_end(b->bw, NULL);
+out:
+	pm_free(buf);
+	return rc;
+}
+
+/* A descriptor value (input row `row`): its range of a local file, or a
+ * stream (PM_BLOB_STREAM_SCHEME). */
 static int blob_copy_descriptor(pm_roll_set *rs, rblob *b, const char *col, const uint8_t *p, size_t len, int64_t row)
 {
 	pm_blob_descriptor d;
@@ -324,7 +378,9 @@ static int blob_copy_descriptor(pm_roll_set *rs, rblob *b, const char *col, cons
 	if (rc)
 		return pm_err_wrap("BLOB column '%s' input row %lld", col, (long long)row);
 	path = pm_path_strip_file_scheme(d.uri);
-	if (path[0] != '/') {
+	if (!strncmp(d.uri, PM_BLOB_STREAM_SCHEME, strlen(PM_BLOB_STREAM_SCHEME))) {
+		rc = blob_copy_stream(rs, b, col, &d, row);
+	} else if (path[0] != '/') {
 		rc = pm_err(PAIMON_EUNSUPPORTED, "BLOB column '%s' input row %lld: descriptor URI '%s' is not a local path",
 			    col, (long long)row, d.uri);
 	} else {

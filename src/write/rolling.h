@@ -81,6 +81,13 @@ typedef struct pm_roll_blob {
 	int64_t target_size;          /* > 0 */
 } pm_roll_blob;
 
+/* Streamed BLOB inputs (paimon_table_write_set_blob_stream): a descriptor
+ * value whose URI starts with PM_BLOB_STREAM_SCHEME is read from fn in
+ * pieces of at most cap bytes (*got = 0: the value ends); nonzero from fn
+ * fails the write. */
+#define PM_BLOB_STREAM_SCHEME "paimonc-stream:"
+typedef int (*pm_blob_stream_fn)(void *ctx, const char *uri, void *buf, size_t cap, size_t *got);
+
 typedef struct pm_roll_config {
 	pm_fileio *io;
 	const pm_format *format;      /* of the data file */
@@ -94,6 +101,8 @@ typedef struct pm_roll_config {
 	size_t n_companions;
 	const pm_roll_blob *blobs;    /* BLOB columns in .blob files */
 	size_t n_blobs;
+	pm_blob_stream_fn blob_stream; /* NULL: stream URIs are refused */
+	void *blob_stream_ctx;
 	int64_t target_size;          /* bytes, > 0 */
 	int64_t target_rows;          /* rows, > 0 */
 	const char *prefix;           /* data-file.prefix */

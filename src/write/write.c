@@ -1196,6 +1196,12 @@ void pm_table_writer_file_free(pm_table_writer_file *f)
 	pm_free(f);
 }
 
+void pm_table_writer_set_blob_stream(pm_table_writer *w, pm_blob_stream_fn fn, void *ctx)
+{
+	w->roll.blob_stream = fn;
+	w->roll.blob_stream_ctx = ctx;
+}
+
 int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols)
 {
 	return pm_table_writer_set_write_cols_ex(w, cols, 1);

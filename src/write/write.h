@@ -45,6 +45,7 @@
 #include "meta/schema.h"
 #include "paimonc/arrow_c.h"
 #include "table/partition.h"
+#include "write/rolling.h"
 
 typedef struct pm_table_writer pm_table_writer;
 
@@ -67,6 +68,10 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
  * order, is a plain write. Before the first write only.
  */
 int pm_table_writer_set_write_cols(pm_table_writer *w, const pm_strlist *cols);
+/* The source of streamed BLOB values (rolling.h PM_BLOB_STREAM_SCHEME
+ * descriptors); fn NULL removes it. ctx is borrowed. Before the first
+ * write, or between writes. */
+void pm_table_writer_set_blob_stream(pm_table_writer *w, pm_blob_stream_fn fn, void *ctx);
 /* The same; routed = 0 for a writer that only writes pm_table_writer_file
  * files (their partition is given), so partition and bucket-key columns
  * need not be written. */
