@@ -427,7 +427,7 @@ static int fp_special(pm_buf *out, double v, const char *nan, const char *inf, i
 static int java_fp(pm_buf *out, double v, int is_float)
 {
 	char dig[32];
-	int nd, e, i, rc = 0;
+	int nd = 0, e = 0, i, rc = 0; /* set by shortest(); initialised for gcc -O3 -Wmaybe-uninitialized */
 	if (fp_special(out, v, "NaN", "Infinity", &rc))
 		return rc;
 	shortest(fabs(v), is_float, 2, dig, &nd, &e);
