@@ -16,7 +16,10 @@ Scenarios (sizes scale with --gb, default 4):
      os.pread loop of the same (uri, offset, length) ranges (one fd per file).
   c  read `id, label` of the table of (a): bytes read by the process (/proc/self/io
      rchar delta) vs the blob bytes.
-  d  one GB/2 GiB blob (2 GiB at --gb 4): written from a descriptor of a local file,
+  d  one GB/2 GiB blob (2 GiB at --gb 4): written from a descriptor of a local file
+     (paimonc also from a file-like object, Blob.from_stream(open(f)), and through the
+     C-only CLI: `paimonc write --blob-dir` / `paimonc blob get --output`, peak RSS by
+     /usr/bin/time),
      read back through the blob's lazy stream (paimonc Blob.open(), pypaimon
      new_input_stream()) in 1 MiB reads: peak RSS (ru_maxrss) of each fresh subprocess,
      and the RSS after the imports and the table open (the floor).
@@ -296,10 +299,18 @@ def child(args):
         out["floor_mb"] = maxrss_mb()
         t0 = time.perf_counter()
         size = os.path.getsize(args.src)
+        f = None
+        if args.mode == "fileobj":                  # paimonc: Blob.from_stream(open file)
+            f = open(args.src, "rb", buffering=0)
+            v = lib.Blob.from_stream(f).serialize()
+        else:
+            v = descriptor(lib, args.src, 0, size)
         b = pa.RecordBatch.from_arrays(
             [pa.array([0], pa.int32()), pa.array(["big"], pa.string()),
-             pa.array([descriptor(lib, args.src, 0, size)], pa.large_binary())], schema=arrow_schema())
+             pa.array([v], pa.large_binary())], schema=arrow_schema())
         write_rows(t, [b])
+        if f:
+            f.close()
         out["seconds"] = time.perf_counter() - t0
         out["maxrss_mb"] = maxrss_mb()
     elif args.op == "stream_read":                  # d
@@ -367,6 +378,24 @@ def timed_shell(cmd, cold):
     t0 = time.perf_counter()
     subprocess.run(cmd, shell=True, check=True)
     return {"seconds": time.perf_counter() - t0}
+
+
+def cli_path():
+    """The paimonc CLI of the build tree (build/paimonc), or None."""
+    p = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "paimonc")
+    return os.path.abspath(p) if os.access(p, os.X_OK) else None
+
+
+def cli_peak(cmd):
+    """(seconds, peak RSS MiB) of a CLI run under /usr/bin/time -f %M: time is a small
+    process, so its child's ru_maxrss is the CLI's own (not inherited from Python)."""
+    t0 = time.perf_counter()
+    r = subprocess.run(["/usr/bin/time", "-f", "PEAK_KB %M"] + cmd, capture_output=True, text=True)
+    sec = time.perf_counter() - t0
+    if r.returncode != 0:
+        raise SystemExit("%s failed:\n%s" % (" ".join(cmd), r.stderr[-3000:]))
+    kb = [int(l.split()[1]) for l in r.stderr.splitlines() if l.startswith("PEAK_KB ")][-1]
+    return sec, kb / 1024.0
 
 
 def make_files(src, count, size, seed):
@@ -566,6 +595,42 @@ def main():
                 if rd[peer + "/read"]["check"] != want or rd[peer + "/read"]["bytes"] != size:
                     raise SystemExit("d: %s read back a different blob" % peer)
                 shutil.rmtree(wh, ignore_errors=True)
+            if "paimonc" in peers:
+                wh = os.path.join(tmp, "d_stream")
+                rd["paimonc/write_fileobj"] = run_child("stream_write", cold, peer="paimonc", warehouse=wh, src=big,
+                                                        mode="fileobj")
+                rd["paimonc/read_fileobj"] = run_child("stream_read", cold, peer="paimonc", warehouse=wh)
+                if rd["paimonc/read_fileobj"]["check"] != want:
+                    raise SystemExit("d: paimonc read back a different blob (file-like input)")
+                shutil.rmtree(wh, ignore_errors=True)
+            cli = cli_path()
+            if cli and os.path.exists("/usr/bin/time"):
+                wh = os.path.join(tmp, "d_cli")
+                bdir = os.path.join(tmp, "d_dir")
+                os.makedirs(bdir)
+                os.link(big, os.path.join(bdir, "big.bin"))
+                subprocess.run([cli, "-w", wh, "db", "create", "db"], check=True, capture_output=True)
+                subprocess.run([cli, "-w", wh, "table", "create", "db.t", "--columns", "id INT, label STRING, img BLOB",
+                                "--option", "row-tracking.enabled=true", "--option", "data-evolution.enabled=true"],
+                               check=True, capture_output=True)
+                if cold:
+                    drop_caches()
+                ws, wp = cli_peak([cli, "-w", wh, "write", "db.t", "--blob-dir", bdir, "--blob-column", "img",
+                                   "--name-column", "label", "--id-column", "id"])
+                out = os.path.join(tmp, "d_out.bin")
+                if cold:
+                    drop_caches()
+                rs, rp = cli_peak([cli, "-w", wh, "blob", "get", "db.t", "--row-id", "0", "--output", out])
+                h = hashlib.sha256()
+                with open(out, "rb") as f:
+                    for c in iter(lambda: f.read(16 * MIB), b""):
+                        h.update(c)
+                if h.hexdigest() != want:
+                    raise SystemExit("d: paimonc blob get gave a different blob")
+                rd["cli"] = {"write_seconds": ws, "write_peak_mb": wp, "read_seconds": rs, "read_peak_mb": rp}
+                os.remove(out)
+                shutil.rmtree(bdir, ignore_errors=True)
+                shutil.rmtree(wh, ignore_errors=True)
             res["d"] = dict(rd, size=size)
             print("d  stream one %.2f GiB blob (descriptor in, Blob.open() out), peak RSS:" % (size / (1 << 30)))
             for peer in peers:
@@ -575,6 +640,17 @@ def main():
                       " read %6.0f MB (+%.0f over its floor %.0f) %.2f s; sha ok" % (
                           peer, rd[peer + "/floor"]["imports_mb"], fl, w["maxrss_mb"], w["maxrss_mb"] - w["floor_mb"], w["floor_mb"], w["seconds"],
                           r["maxrss_mb"], r["maxrss_mb"] - r["floor_mb"], r["floor_mb"], r["seconds"]))
+            if "paimonc/write_fileobj" in rd:
+                w, r = rd["paimonc/write_fileobj"], rd["paimonc/read_fileobj"]
+                print("   paimonc from a file-like object (Blob.from_stream(open(f))): write %6.0f MB (+%.0f over its floor"
+                      " %.0f) %.2f s; read %6.0f MB (+%.0f) %.2f s; sha ok" % (
+                          w["maxrss_mb"], w["maxrss_mb"] - w["floor_mb"], w["floor_mb"], w["seconds"],
+                          r["maxrss_mb"], r["maxrss_mb"] - r["floor_mb"], r["seconds"]))
+            if "cli" in rd:
+                c = rd["cli"]
+                print("   paimonc CLI (C only, no Python): write --blob-dir peak %.1f MB %.2f s; blob get --output"
+                      " peak %.1f MB %.2f s; sha ok" % (c["write_peak_mb"], c["write_seconds"], c["read_peak_mb"],
+                                                       c["read_seconds"]))
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(res, f, indent=1, sort_keys=True)
