@@ -59,6 +59,7 @@ typedef enum pm_avro_logical {
 	PM_AVRO_LT_LOCAL_TIMESTAMP_MICROS,
 	PM_AVRO_LT_DECIMAL,
 	PM_AVRO_LT_UUID,
+	PM_AVRO_LT_MAP,   /* "map" on an array of key/value records (Paimon, Iceberg) */
 	PM_AVRO_LT_OTHER /* an unknown logicalType: the underlying type is used */
 } pm_avro_logical;
 
@@ -162,6 +163,13 @@ const char *pm_avro_reader_codec(const pm_avro_reader *r);
 int pm_avro_reader_meta(const pm_avro_reader *r, const char *key, pm_avro_bytes *out);
 /* 1 and *rec set, 0 at the end, or a negative code. */
 int pm_avro_reader_next(pm_avro_reader *r, const pm_avro_value **rec);
+/* Records from the current position to the end, from the block headers
+ * (sync markers checked, nothing decompressed). PAIMON_ECORRUPT names the
+ * block at fault. */
+int pm_avro_reader_count(const pm_avro_reader *r, int64_t *out);
+/* Skips up to n records (whole blocks by their headers, without
+ * decompressing them); *skipped (may be NULL) < n only at the end. */
+int pm_avro_reader_skip(pm_avro_reader *r, int64_t n, int64_t *skipped);
 void pm_avro_reader_free(pm_avro_reader *r);
 
 /* ---------------------------------------------------------------- writer */
