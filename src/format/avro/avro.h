@@ -187,6 +187,9 @@ int pm_avro_writer_set_meta(pm_avro_writer *w, const char *key, const void *v, s
  * else the first branch whose kind equals the value's kind.
  */
 int pm_avro_writer_append(pm_avro_writer *w, const pm_avro_value *rec);
+/* Bytes of the file so far: header and flushed blocks, plus the open
+ * block's encoded (uncompressed) records; the exact length after finish. */
+size_t pm_avro_writer_size(const pm_avro_writer *w);
 /* Flushes and appends the whole file to out. The writer stays usable only for free. */
 int pm_avro_writer_finish(pm_avro_writer *w, pm_buf *out);
 /* Finishes and writes the file with pm_fileio_write_new_atomic. */

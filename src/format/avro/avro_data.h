@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/buf.h"
 #include "io/fileio.h"
 #include "paimonc/arrow_c.h"
 #include "types/datatype.h"
@@ -64,5 +65,29 @@ int pm_avro_data_reader_next(pm_avro_data_reader *r, struct ArrowArray *out, int
 /* Rows the reader produces in total (after range selection). */
 int64_t pm_avro_data_reader_num_rows(const pm_avro_data_reader *r);
 void pm_avro_data_reader_free(pm_avro_data_reader *r);
+
+/* ----------------------------------------------------------------- writer */
+
+typedef struct pm_avro_data_writer pm_avro_data_writer;
+
+/* The Avro schema JSON Java Paimon writes for ROW type row (appended to
+ * out); PAIMON_EUNSUPPORTED for types Java's Avro format refuses
+ * (TIMESTAMP / TIME above precision 6 / 3, VARIANT, MULTISET, ...). */
+int pm_avro_data_schema_json(const pm_type *row, pm_buf *out);
+/* A writer of rows of ROW type row (copied); codec "null", "deflate",
+ * "snappy", "zstandard"; level PM_CODEC_LEVEL_DEFAULT or the codec's. */
+int pm_avro_data_writer_new(const pm_type *row, const char *codec, int level, pm_avro_data_writer **out);
+/* Appends a struct batch of the row's columns (the Arrow types
+ * pm_type_to_arrow gives, or their large string / binary / list forms). */
+int pm_avro_data_writer_write(pm_avro_data_writer *w, const struct ArrowArray *batch,
+			      const struct ArrowSchema *schema);
+/* Bytes of the file so far (flushed blocks plus the open block, uncompressed). */
+uint64_t pm_avro_data_writer_size(const pm_avro_data_writer *w);
+int64_t pm_avro_data_writer_rows(const pm_avro_data_writer *w);
+/* Finishes the file into out / to path (pm_fileio_write_new_atomic); after
+ * it, size is the file's exact length. */
+int pm_avro_data_writer_finish(pm_avro_data_writer *w, pm_buf *out);
+int pm_avro_data_writer_finish_to(pm_avro_data_writer *w, pm_fileio *io, const char *path);
+void pm_avro_data_writer_free(pm_avro_data_writer *w);
 
 #endif
