@@ -1,4 +1,4 @@
-"""Avro data files (`file.format=avro`) written by Java Paimon 1.4.2, read by paimonc.
+"""Avro data files (`file.format=avro`) between Java Paimon 1.4.2 and paimonc, both directions.
 
 For SEEDS random plans (table_gen.rand_plan: random schema of every type Java's Avro format
 takes, nullable at every level, 0..2 partition keys, 2..5 commits, one overwrite, schema
@@ -8,6 +8,9 @@ changes between commits) Java executes the plan with `file.format=avro` and a ra
   * Java's own read of the table must equal table_gen.expected(plan) (the plan is sound),
   * paimonc's full read and a random projection must equal it too,
   * every data file of the table must be an .avro file (the format really was used).
+
+In the other direction paimonc executes other random plans with `file.format=avro`; Java's read
+(harness table-read) and paimonc's own read must equal the plan, and the files must be .avro.
 
 Exclusions (Java's AvroSchemaConverter refuses them): TIMESTAMP / TIMESTAMP_LTZ with precision
 above 6 (table_gen.GEN_FLAGS["ts_high_precision"] off); TIME is at most TIME(3) already.
@@ -27,11 +30,11 @@ SEEDS = range(int(os.environ.get("PAIMONC_JAVA_AVRO_SEEDS", "40")))
 BASE = 70_000
 
 
-def _plans():
+def _plans(base=BASE):
     saved = dict(tg.GEN_FLAGS)
     tg.GEN_FLAGS["ts_high_precision"] = False
     try:
-        plans = [tg.rand_plan(BASE + s) for s in SEEDS]
+        plans = [tg.rand_plan(base + s) for s in SEEDS]
     finally:
         tg.GEN_FLAGS.clear()
         tg.GEN_FLAGS.update(saved)
@@ -61,8 +64,20 @@ def java_avro(tmp_path_factory):
         cmds += c
         slots[("r", p["table"])] = (len(cmds), 1)
         cmds.append(tp.java_read_command(wh, tp.ident(p)))
+    # paimonc writes its own plans; the same Java batch reads them
+    wc = str(base / "c")
+    c_plans, c_err = _plans(BASE + 10_000), {}
+    for p in c_plans:
+        try:
+            tp.execute_paimonc(p, wc)
+        except Exception as e:
+            c_err[p["table"]] = "paimonc could not execute the plan of %s: %r" % (p["table"], e)
+            continue
+        slots[("cr", p["table"])] = (len(cmds), 1)
+        cmds.append(tp.java_read_command(wc, tp.ident(p)))
     results, stderr = jh.batch(cmds)
-    return dict(wh=wh, plans=plans, results=results, slots=slots, stderr=stderr)
+    return dict(wh=wh, plans=plans, results=results, slots=slots, stderr=stderr, wc=wc, c_plans=c_plans,
+                c_err=c_err)
 
 
 def _res(run, key):
@@ -111,4 +126,31 @@ def test_java_avro_tables_read_by_paimonc(java_avro):
         except Exception as e:
             bad.append("%s paimonc projection %s failed: %r" % (t, proj, e))
     assert n_files > len(run["plans"]), "too few Avro data files written (%d)" % n_files
+    assert not bad, "\n".join(bad) + "\njava stderr tail:\n" + run["stderr"][-3000:]
+
+
+def test_paimonc_avro_tables_read_by_java(java_avro):
+    run = java_avro
+    bad, n_files = list(run["c_err"].values()), 0
+    for p in run["c_plans"]:
+        t = p["table"]
+        if t in run["c_err"]:
+            continue
+        fields = tg.plan_fields(p)
+        exp = tg.expected(p)
+        (rc, out), = _res(run, ("cr", t))
+        if rc != 0:
+            bad.append("%s: java table-read exit %d" % (t, rc))
+        else:
+            bad += _compare("%s java read of paimonc's" % t, tp.parse_java_rows(out), exp, fields)
+        data = [f for _, _, fs in os.walk(_table_dir(run["wc"], p)) for f in fs if f.startswith("data-")]
+        if exp and (not data or any(not f.endswith(".avro") for f in data)):
+            bad.append("%s: data files are not all .avro: %s" % (t, data))
+        n_files += len(data)
+        try:
+            bad += _compare("%s paimonc reading its own" % t, tp.read_paimonc(run["wc"], tp.ident(p), fields), exp,
+                            fields)
+        except Exception as e:
+            bad.append("%s paimonc read of its own failed: %r" % (t, e))
+    assert n_files > len(run["c_plans"]), "too few Avro data files written (%d)" % n_files
     assert not bad, "\n".join(bad) + "\njava stderr tail:\n" + run["stderr"][-3000:]
