@@ -562,8 +562,9 @@ static int dec128(const col *c, const pm_avro_bytes *b, uint8_t out[16])
 	if (skip && (uint8_t)((b->p[skip] & 0x80) ? 0xff : 0) != sign)
 		return pm_err(PAIMON_ECORRUPT, "column '%s': decimal value wider than 128 bits", c->path);
 	memset(out, sign, 16);
-	for (i = 0; i < n - skip; i++)
-		out[i] = b->p[n - 1 - i];
+	n -= skip; /* <= 16 now */
+	for (i = 0; i < n && i < 16; i++)
+		out[i] = b->p[skip + n - 1 - i];
 	return 0;
 }
 
@@ -613,7 +614,7 @@ static int append(col *c, const pm_avro_value *v, int depth)
 	case PM_DATE:
 		return v->kind == PM_AVRO_INT ? pm_ab_append_fixed(ab, &v->u.i, 1) : kind_err(c, v);
 	case PM_TIME: {
-		int64_t x;
+		int64_t x = 0;
 		int32_t y;
 		if (v->kind != PM_AVRO_INT && v->kind != PM_AVRO_LONG)
 			return kind_err(c, v);
@@ -633,7 +634,7 @@ static int append(col *c, const pm_avro_value *v, int depth)
 	}
 	case PM_TIMESTAMP:
 	case PM_TIMESTAMP_LTZ: {
-		int64_t x;
+		int64_t x = 0;
 		if (v->kind != PM_AVRO_LONG)
 			return kind_err(c, v);
 		if ((rc = scale(c, v->u.l, &x)))
