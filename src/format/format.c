@@ -7,15 +7,17 @@
 #include <strings.h>
 
 #include "core/error.h"
+#include "format/fmt_avro.h"
 #include "format/fmt_parquet.h"
 
 static const pm_format *const formats[] = {
 	&pm_format_parquet,
+	&pm_format_avro,
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
 /* Names Java Paimon knows that we do not read or write. */
-static const char *const known_unsupported[] = { "orc", "avro", "csv", "json", "lance", "vortex" };
+static const char *const known_unsupported[] = { "orc", "csv", "json", "lance", "vortex" };
 
 int pm_format_by_name(const char *name, const pm_format **out)
 {

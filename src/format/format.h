@@ -50,6 +50,13 @@ typedef struct pm_format_read_options {
 	 * caller does that. Formats without statistics ignore it. */
 	pm_pq_filter *filter;
 	int threads;               /* <= 1: decode on the calling thread */
+	/* The Paimon fields of the file's schema (matched by name), for
+	 * formats whose files cannot tell every Paimon type apart (Avro
+	 * writes TINYINT as int, VECTOR as array): the columns come out as
+	 * pm_field_to_arrow types them. NULL: the file's own types. Borrowed
+	 * during open only; Parquet ignores it. */
+	const pm_field *fields;
+	size_t n_fields;
 } pm_format_read_options;
 
 /* A format's parsed writer options (opaque; see write_options below). */

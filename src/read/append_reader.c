@@ -92,12 +92,21 @@ int pm_read_open_data_file(const pm_read_ctx *c, const pm_split *sp, const pm_ma
 			   const pm_format_read_options *o, pm_buf *path, pm_format_reader **out)
 {
 	const pm_format *fmt;
+	const pm_table_schema *fs;
+	pm_format_read_options ot;
 	int rc;
 	*out = NULL;
 	if ((rc = pm_read_data_file_path(c->table_path, c->options, c->pi, e, 0, path)) != 0)
 		return rc;
 	if ((rc = pm_format_for_file(pm_buf_cstr(path), &fmt)) != 0)
 		return rc;
+	/* the file's Paimon fields, for formats that need them (Avro) */
+	if (o && !o->fields && pm_schema_cache_get(c->schemas, e->file.schema_id, &fs) == 0) {
+		ot = *o;
+		ot.fields = fs->fields;
+		ot.n_fields = fs->nfields;
+		o = &ot;
+	}
 	rc = open_data_file(c, e, fmt, o, path, out);
 	if (rc == PAIMON_ENOTFOUND)
 		rc = pm_err(PAIMON_ENOTFOUND, "data file %s does not exist (listed in snapshot %lld)", pm_buf_cstr(path),

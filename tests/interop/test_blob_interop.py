@@ -76,8 +76,6 @@ def test_pypaimon_blob_tables_read_equal(pp, name):
 def test_java_blob_tables_read_equal(java, name):
     wh, cases = java
     case = _case(cases, name)
-    if name == "jvector_avro":
-        pytest.xfail("paimonc reads no .vector.avro companion yet (no Avro data-file reader)")
     assert read_pc(wh, case) == case["expected"]
 
 

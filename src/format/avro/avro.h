@@ -59,6 +59,7 @@ typedef enum pm_avro_logical {
 	PM_AVRO_LT_LOCAL_TIMESTAMP_MICROS,
 	PM_AVRO_LT_DECIMAL,
 	PM_AVRO_LT_UUID,
+	PM_AVRO_LT_MAP,   /* "map" on an array of key/value records (Paimon, Iceberg) */
 	PM_AVRO_LT_OTHER /* an unknown logicalType: the underlying type is used */
 } pm_avro_logical;
 
@@ -162,6 +163,13 @@ const char *pm_avro_reader_codec(const pm_avro_reader *r);
 int pm_avro_reader_meta(const pm_avro_reader *r, const char *key, pm_avro_bytes *out);
 /* 1 and *rec set, 0 at the end, or a negative code. */
 int pm_avro_reader_next(pm_avro_reader *r, const pm_avro_value **rec);
+/* Records from the current position to the end, from the block headers
+ * (sync markers checked, nothing decompressed). PAIMON_ECORRUPT names the
+ * block at fault. */
+int pm_avro_reader_count(const pm_avro_reader *r, int64_t *out);
+/* Skips up to n records (whole blocks by their headers, without
+ * decompressing them); *skipped (may be NULL) < n only at the end. */
+int pm_avro_reader_skip(pm_avro_reader *r, int64_t n, int64_t *skipped);
 void pm_avro_reader_free(pm_avro_reader *r);
 
 /* ---------------------------------------------------------------- writer */
@@ -179,6 +187,9 @@ int pm_avro_writer_set_meta(pm_avro_writer *w, const char *key, const void *v, s
  * else the first branch whose kind equals the value's kind.
  */
 int pm_avro_writer_append(pm_avro_writer *w, const pm_avro_value *rec);
+/* Bytes of the file so far: header and flushed blocks, plus the open
+ * block's encoded (uncompressed) records; the exact length after finish. */
+size_t pm_avro_writer_size(const pm_avro_writer *w);
 /* Flushes and appends the whole file to out. The writer stays usable only for free. */
 int pm_avro_writer_finish(pm_avro_writer *w, pm_buf *out);
 /* Finishes and writes the file with pm_fileio_write_new_atomic. */

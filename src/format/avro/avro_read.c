@@ -619,3 +619,106 @@ int pm_avro_reader_next(pm_avro_reader *r, const pm_avro_value **rec)
 	*rec = &r->rec;
 	return 1;
 }
+
+/* Parses the block header at file offset pos: record count, payload size,
+ * and the offset after its sync marker. 0 or PAIMON_ECORRUPT (not set as
+ * the error: callers word it). */
+static int peek_block(const pm_avro_reader *r, size_t pos, int64_t *cnt, size_t *after, const char **why)
+{
+	const uint8_t *p = r->data + pos, *end = r->data + r->len;
+	int64_t size;
+	if (pm_avro_get_long(&p, end, cnt) || *cnt < 0) {
+		*why = "bad record count";
+		return PAIMON_ECORRUPT;
+	}
+	if (pm_avro_get_long(&p, end, &size) || size < 0) {
+		*why = "bad block size";
+		return PAIMON_ECORRUPT;
+	}
+	if ((uint64_t)size > (uint64_t)(end - p) || (uint64_t)(end - p) - (uint64_t)size < 16) {
+		*why = "block size exceeds the file (truncated?)";
+		return PAIMON_ECORRUPT;
+	}
+	p += size;
+	if (memcmp(p, r->sync, 16) != 0) {
+		*why = "sync marker mismatch";
+		return PAIMON_ECORRUPT;
+	}
+	*after = (size_t)(p + 16 - r->data);
+	return 0;
+}
+
+int pm_avro_reader_count(const pm_avro_reader *r, int64_t *out)
+{
+	size_t pos = r->pos, after, no = r->block_no + (r->have_block ? 1 : 0);
+	int64_t total = r->left, cnt;
+	const char *why;
+	*out = 0;
+	while (pos < r->len) {
+		if (peek_block(r, pos, &cnt, &after, &why))
+			return pm_err(PAIMON_ECORRUPT, "avro block %zu at offset %zu: %s", no, pos, why);
+		if (cnt > INT64_MAX - total)
+			return pm_err(PAIMON_ECORRUPT, "avro block %zu at offset %zu: record count overflows", no, pos);
+		total += cnt;
+		pos = after;
+		no++;
+	}
+	*out = total;
+	return 0;
+}
+
+int pm_avro_reader_skip(pm_avro_reader *r, int64_t n, int64_t *skipped)
+{
+	int64_t done = 0;
+	int rc = 0;
+	if (r->failed)
+		return pm_err(PAIMON_ECORRUPT, "avro: reader already failed");
+	while (done < n) {
+		if (r->left == 0) {
+			int64_t cnt;
+			size_t after;
+			const char *why;
+			if (r->have_block) {
+				if (r->d.p != r->d.end) {
+					rc = blk_err(r, "bytes left over after the block's records", NULL);
+					break;
+				}
+				r->block_no++;
+				r->have_block = 0;
+			}
+			if (r->pos >= r->len)
+				break;
+			if (peek_block(r, r->pos, &cnt, &after, &why)) {
+				r->block_off = r->pos;
+				rc = blk_err(r, why, NULL);
+				break;
+			}
+			if (cnt <= n - done) {
+				/* the whole block: not decompressed */
+				done += cnt;
+				r->pos = after;
+				r->block_no++;
+				continue;
+			}
+			if ((rc = next_block(r)) <= 0)
+				break;
+			rc = 0;
+			r->have_block = 1;
+			r->rec_no = 0;
+		}
+		arena_reset(&r->ar);
+		r->d.ar = &r->ar;
+		if ((rc = decode(&r->d, pm_avro_schema_root(r->schema), &r->rec, 0))) {
+			r->failed = 1;
+			rc = pm_err_wrap("avro block %zu at offset %zu, record %lld", r->block_no, r->block_off,
+					 (long long)r->rec_no);
+			break;
+		}
+		r->rec_no++;
+		r->left--;
+		done++;
+	}
+	if (skipped)
+		*skipped = done;
+	return rc;
+}

@@ -299,6 +299,11 @@ static int parse_object(pm_avro_schema *s, json_t *j, const char *ns, int depth,
 			return pm_err(PAIMON_ECORRUPT, "avro schema: %s without \"%s\"", t, arr ? "items" : "values");
 		if (!(n = node_new(s, arr ? PM_AVRO_ARRAY : PM_AVRO_MAP)))
 			return PAIMON_ENOMEM;
+		if (arr) {
+			const char *lt = json_string_value(json_object_get(j, "logicalType"));
+			if (lt)
+				n->logical = strcmp(lt, "map") == 0 ? PM_AVRO_LT_MAP : PM_AVRO_LT_OTHER;
+		}
 		*out = n;
 		return parse(s, it, ns, depth + 1, &n->items);
 	}

@@ -303,6 +303,11 @@ int pm_avro_writer_append(pm_avro_writer *w, const pm_avro_value *rec)
 	return 0;
 }
 
+size_t pm_avro_writer_size(const pm_avro_writer *w)
+{
+	return w->file.len + w->block.len;
+}
+
 int pm_avro_writer_finish(pm_avro_writer *w, pm_buf *out)
 {
 	int rc;

@@ -31,8 +31,12 @@ static void test_for_file(void)
 	CHECK(f == NULL);
 	CHECK_MSG("unsupported file format 'orc'");
 	CHECK_MSG("data-1f2e-0.orc");
-	CHECK_RC(pm_format_for_file("data-1.avro", &f), PAIMON_EUNSUPPORTED);
-	CHECK_MSG("'avro'");
+	CHECK_OK(pm_format_for_file("data-1.avro", &f));
+	CHECK(f && !strcmp(f->name, "avro"));
+	CHECK_OK(pm_format_for_file("data-1-2.vector.avro", &f));
+	CHECK(f && !strcmp(f->name, "avro"));
+	CHECK_RC(pm_format_for_file("data-1.lance", &f), PAIMON_EUNSUPPORTED);
+	CHECK_MSG("'lance'");
 	CHECK_RC(pm_format_for_file("data-1.weird", &f), PAIMON_EUNSUPPORTED);
 	CHECK_MSG("'weird'");
 	CHECK_RC(pm_format_for_file("noext", &f), PAIMON_EUNSUPPORTED);
