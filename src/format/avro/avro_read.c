@@ -1,6 +1,6 @@
 /* format/avro/avro_read.c - varints, datum decoding, object container reader. */
 #include <string.h>
-#include <zlib.h>
+#include "core/crc32.h"
 #include "codec/codec.h"
 #include "core/error.h"
 #include "core/mem.h"
@@ -564,14 +564,7 @@ static int next_block(pm_avro_reader *r)
 			return pm_err_wrap("avro block %zu at offset %zu", r->block_no, r->block_off);
 		}
 		if (r->codec == C_SNAPPY) {
-			uLong crc = crc32(0L, Z_NULL, 0);
-			size_t off = 0;
-			while (off < r->block.len) {
-				size_t chunkn = r->block.len - off > (1u << 30) ? (1u << 30) : r->block.len - off;
-				crc = crc32(crc, (const Bytef *)r->block.data + off, (uInt)chunkn);
-				off += chunkn;
-			}
-			if ((uint32_t)crc != be32(payload + n))
+			if (pm_crc32(0, r->block.data, r->block.len) != be32(payload + n))
 				return blk_err(r, "snappy CRC32 mismatch", NULL);
 		}
 		if (r->block.data) {

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "core/crc32.h"
 #include "codec/codec.h"
 #include "core/error.h"
 #include "core/mem.h"
@@ -269,8 +269,7 @@ static int flush_block(pm_avro_writer *w)
 						&w->comp)))
 			return rc;
 		if (w->codec == PM_CODEC_SNAPPY) {
-			uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), (const Bytef *)w->block.data,
-						       (uInt)w->block.len);
+			uint32_t crc = pm_crc32(0, w->block.data, w->block.len);
 			uint8_t be[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8),
 					 (uint8_t)crc};
 			if ((rc = pm_buf_append(&w->comp, be, 4)))
