@@ -72,8 +72,13 @@ fn set_err(err: *mut c_char, err_len: usize, msg: &str) {
     }
 }
 
+static QUIET: std::sync::Once = std::sync::Once::new();
+
 /// Runs f, turning an Err or a panic into -1 and a message.
 fn guard<F: FnOnce() -> Res<()>>(err: *mut c_char, err_len: usize, f: F) -> c_int {
+    // Panics become error messages: no report on the host's stderr. The hook
+    // is this library's own (a cdylib has its own std).
+    QUIET.call_once(|| std::panic::set_hook(Box::new(|_| {})));
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(())) => 0,
         Ok(Err(m)) => {
@@ -199,6 +204,7 @@ pub struct PmvxWriter {
     schema: FFI_ArrowSchema,
     arrow_schema: Arc<Schema>,
     writer: Option<Writer<'static>>,
+    finished_bytes: u64,
     failed: bool,
 }
 
@@ -234,7 +240,7 @@ pub unsafe extern "C" fn pmvx_writer_open(
         let w = session
             .write_options()
             .writer(AsyncCallbackWrite(CallbackWrite { io, failed: false }), dtype);
-        let w = PmvxWriter { rt, schema: own, arrow_schema: Arc::new(s), writer: Some(w), failed: false };
+        let w = PmvxWriter { rt, schema: own, arrow_schema: Arc::new(s), writer: Some(w), finished_bytes: 0, failed: false };
         *out = Box::into_raw(Box::new(w));
         Ok(())
     })
@@ -268,8 +274,11 @@ pub unsafe extern "C" fn pmvx_writer_write(
 
 #[no_mangle]
 pub unsafe extern "C" fn pmvx_writer_bytes_written(w: *const PmvxWriter) -> u64 {
-    match w.as_ref().and_then(|w| w.writer.as_ref()) {
-        Some(wr) => wr.bytes_written(),
+    match w.as_ref() {
+        Some(w) => match w.writer.as_ref() {
+            Some(wr) => wr.bytes_written(),
+            None => w.finished_bytes,
+        },
         None => 0,
     }
 }
@@ -295,6 +304,7 @@ pub unsafe extern "C" fn pmvx_writer_finish(
                 return Err(format!("vortex write: {x}"));
             }
         };
+        w.finished_bytes = summary.size();
         if !rows.is_null() {
             *rows = summary.row_count();
         }
