@@ -99,8 +99,14 @@ fn guard<F: FnOnce() -> Res<()>>(err: *mut c_char, err_len: usize, f: F) -> c_in
     }
 }
 
+/// "what: error", without the backtrace Vortex errors carry when
+/// RUST_BACKTRACE is set.
 fn e<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> String + '_ {
-    move |x| format!("{what}: {x}")
+    move |x| {
+        let m = x.to_string();
+        let m = m.split("\nBacktrace:").next().unwrap_or("").trim_end().to_string();
+        format!("{what}: {m}")
+    }
 }
 
 fn new_session() -> (CurrentThreadRuntime, VortexSession) {
