@@ -31,6 +31,9 @@ if _layer_has_sources("codec"):
 # CRoaring (deletion vectors, meta layer); Debian's libroaring-dev has no .pc.
 if _layer_has_sources("meta"):
     LIBRARIES += ["roaring"]
+# dlopen of the optional vortex shim (format/vortex); in libc on glibc >= 2.34.
+if _layer_has_sources("format/vortex"):
+    LIBRARIES += ["dl"]
 # libdeflate (optional): a CRC-32 about twice zlib's (core/crc32.c).
 DEFINES = [("_GNU_SOURCE", None)]
 def _have_pkg(name):

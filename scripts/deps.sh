@@ -4,7 +4,11 @@
 #   apt      C toolchain, clang (libFuzzer, sanitizers), jansson and codec -dev packages
 #   python   a project-local virtualenv (.venv) with pyarrow, pypaimon, pytest
 #   java     Java Paimon jars for tests/interop/java, fetched through Maven
-# Usage: scripts/deps.sh [apt|python|java|all]   (default: all)
+#   vortex   the optional Vortex shim (ext/vortex, Rust; cargo >= 1.95 on PATH or in
+#            ~/.cargo/bin): libpaimonc_vortex.so, copied next to the Python package
+#            (python/paimonc/) where the extension finds it; C tests find it in
+#            ext/vortex/target/release. Skipped with a note when cargo is missing.
+# Usage: scripts/deps.sh [apt|python|java|vortex|all]   (default: all)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 what=${1:-all}
@@ -34,8 +38,9 @@ need_python() {
     echo "deps: creating virtualenv $venv" >&2
     "$py" -m venv "$venv"
   fi
-  local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "setuptools>=68" "wheel" "pandas" "fastavro")
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, pandas, fastavro' 2>/dev/null; then
+  local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "setuptools>=68" "wheel" "pandas" "fastavro"
+              "vortex-data==0.70.0")   # pypaimon's `vortex` extra: reads/writes .vector.vortex
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, pandas, fastavro, vortex' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi
@@ -49,10 +54,27 @@ need_java() {
   fi
 }
 
+need_vortex() {
+  local cargo so="$root/ext/vortex/target/release/libpaimonc_vortex.so"
+  cargo=$(command -v cargo || true)
+  [ -z "$cargo" ] && [ -x "$HOME/.cargo/bin/cargo" ] && cargo="$HOME/.cargo/bin/cargo"
+  if [ -z "$cargo" ]; then
+    echo "deps: cargo not found: skipping the vortex shim (vector.file.format=vortex unavailable)" >&2
+    return 0
+  fi
+  # cargo itself decides whether anything changed (Cargo.lock pins the crates).
+  echo "deps: building the vortex shim (ext/vortex, cargo build --release -j 2)" >&2
+  local t0=$SECONDS
+  (cd "$root/ext/vortex" && "$cargo" build --release --locked -j "${PAIMONC_CARGO_JOBS:-2}" -q)
+  echo "deps: vortex shim ready in $((SECONDS - t0))s: $so" >&2
+  cp -f "$so" "$root/python/paimonc/libpaimonc_vortex.so"
+}
+
 case "$what" in
   apt) need_apt ;;
   python) need_python ;;
   java) need_java ;;
-  all) need_apt; need_python; need_java ;;
-  *) echo "usage: scripts/deps.sh [apt|python|java|all]" >&2; exit 2 ;;
+  vortex) need_vortex ;;
+  all) need_apt; need_python; need_java; need_vortex ;;
+  *) echo "usage: scripts/deps.sh [apt|python|java|vortex|all]" >&2; exit 2 ;;
 esac

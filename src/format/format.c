@@ -9,15 +9,17 @@
 #include "core/error.h"
 #include "format/fmt_avro.h"
 #include "format/fmt_parquet.h"
+#include "format/fmt_vortex.h"
 
 static const pm_format *const formats[] = {
 	&pm_format_parquet,
 	&pm_format_avro,
+	&pm_format_vortex, /* through the optional shim (format/vortex/vx.h) */
 };
 #define N_FORMATS (sizeof formats / sizeof formats[0])
 
 /* Names Java Paimon knows that we do not read or write. */
-static const char *const known_unsupported[] = { "orc", "csv", "json", "lance", "vortex" };
+static const char *const known_unsupported[] = { "orc", "csv", "json", "lance" };
 
 int pm_format_by_name(const char *name, const pm_format **out)
 {
@@ -30,7 +32,8 @@ int pm_format_by_name(const char *name, const pm_format **out)
 			*out = formats[i];
 			return 0;
 		}
-	return pm_err(PAIMON_EUNSUPPORTED, "unsupported file format '%s' (paimonc reads and writes parquet)", name);
+	return pm_err(PAIMON_EUNSUPPORTED, "unsupported file format '%s' (paimonc reads and writes parquet, and vortex "
+		      "with the optional vortex support installed)", name);
 }
 
 int pm_format_for_file(const char *file_name, const pm_format **out)

@@ -979,14 +979,17 @@ static int configure_blobs(pm_table_writer *w)
 		return 0;
 	if (nv) {
 		int rc;
-		if (strcasecmp(vf, "parquet"))
+		char ext[32];
+		/* parquet, or vortex through the optional shim (format/vortex/vx.h) */
+		if (strcasecmp(vf, "parquet") && strcasecmp(vf, "vortex"))
 			return pm_err(PAIMON_EUNSUPPORTED, "option 'vector.file.format' = '%s' of table '%s': only "
-				      "'parquet' vector-store files are written (lance and vortex are not supported)",
+				      "'parquet' and 'vortex' vector-store files are written (lance is not supported)",
 				      vf, w->table_path);
-		if ((rc = pm_format_by_name("parquet", &w->vfmt)))
+		if ((rc = pm_format_by_name(vf, &w->vfmt)))
 			return rc;
+		snprintf(ext, sizeof ext, ".vector%s", w->vfmt->extension);
 		if (!(w->vcols = pm_calloc(nv, sizeof *w->vcols)) || !(w->vrow = pm_type_new(PM_ROW)) ||
-		    !(w->vrow->fields = pm_calloc(nv, sizeof(pm_field))) || !(w->vext = pm_strdup(".vector.parquet")))
+		    !(w->vrow->fields = pm_calloc(nv, sizeof(pm_field))) || !(w->vext = pm_strdup(ext)))
 			return PAIMON_ENOMEM;
 		w->vrow->nullable = 0;
 	}
@@ -1031,7 +1034,7 @@ static int configure_blobs(pm_table_writer *w)
 	if (w->vcols) {
 		memset(&w->vcomp, 0, sizeof w->vcomp);
 		w->vcomp.format = w->vfmt;
-		w->vcomp.wopts = w->wopts;
+		w->vcomp.wopts = w->vfmt == w->fmt ? w->wopts : NULL; /* another format: its defaults */
 		w->vcomp.row = w->vrow;
 		w->vcomp.columns = w->vcols;
 		w->vcomp.n_columns = w->vrow->nfields;

@@ -73,7 +73,7 @@ def test_null_vectors_round_trip(tmp_path):
     assert _read(cat.get_table("db.t")) == [dict(r, _ROW_ID=i) for i, r in enumerate(rows)]
 
 
-@pytest.mark.parametrize("fmt", ["vortex", "lance"])
+@pytest.mark.parametrize("fmt", ["lance"])
 def test_unwritten_vector_formats_refused(tmp_path, fmt):
     wh, cat = _make(tmp_path, {"vector.file.format": fmt})
     with pytest.raises(paimonc.PaimonError, match="vector.file.format.*%s" % fmt):
