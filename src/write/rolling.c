@@ -221,7 +221,7 @@ static int emit_file(pm_roll_set *rs, size_t i)
 	m.min_sequence_number = rs->cur_min_seq;
 	m.max_sequence_number = rs->cur_min_seq + rs->cur_rows - 1;
 	m.schema_id = cfg->schema->id;
-	if (i == 0) {
+	if (i == 0 && !cfg->no_value_stats) {
 		pm_format_file_stats fs;
 		memset(&fs, 0, sizeof fs);
 		pm_simple_stats_dispose(&m.value_stats);

@@ -111,6 +111,10 @@ typedef struct pm_roll_config {
 	const pm_table_schema *schema;
 	const pm_stats_mode *modes;
 	int dense;
+	/* 1: the data file gets no value stats either (a .vector.* file
+	 * standing alone, as pypaimon's vector-only updates write it:
+	 * _VALUE_STATS_COLS null, empty stats rows, like a companion) */
+	int no_value_stats;
 	/* Sinks (ctx is the set's, from pm_roll_set_new). on_path: a file is
 	 * complete at path (borrowed). on_file: the meta of a finished file
 	 * (companion: index into companions, -1 for the data file); ownership

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "core/uuid.h"
+#include "format/blob/blob_descriptor.h"
 #include "format/blob/blob_file.h"
 #include "format/blob/blob_nested.h"
 #include "read/read.h"
@@ -45,8 +46,6 @@ typedef struct uinput {
 	struct ArrowArray arr;         /* owned */
 	int64_t base;                  /* global index of its first row */
 	const int64_t *rid;            /* _ROW_ID values, offset applied */
-	struct ArrowArray view;        /* struct of the update columns (borrowed children) */
-	struct ArrowArray **vkids;
 } uinput;
 
 struct pm_row_id_update {
@@ -71,6 +70,16 @@ struct pm_row_id_update {
 	size_t *dk, *bk;
 	size_t nd, nb;
 	pm_strlist dcols;
+	/* the columns the data files take (W): dcols, and when a VECTOR column
+	 * of a dedicated vector store is among them every vector column of
+	 * the table (the .vector file must keep the write columns of the
+	 * group's vector bunch); wsrc[j]: the update column (index into cols)
+	 * W[j] comes from, -1 for a column only read (its current values) */
+	pm_strlist wnames;
+	long *wsrc;
+	size_t nx;                     /* W columns with wsrc -1 */
+	struct ArrowArray *vk;         /* per-run view of W (shallow child copies) */
+	struct ArrowArray **vkp;
 	pm_manifest_entry_list blob_entries;
 	pm_strlist blob_paths;
 	int finished, failed;
@@ -258,6 +267,56 @@ static int plan_groups(pm_row_id_update *u)
 	return 0;
 }
 
+/* 1 when the table keeps VECTOR columns in dedicated vector-store files
+ * (vector.file.format, the writer's override first). */
+static int vector_store(const pm_row_id_update *u)
+{
+	const char *v = pm_strmap_get(&u->opts, "vector.file.format");
+	if (!v)
+		v = pm_strmap_get(&u->schema->options, "vector.file.format");
+	return v && *v;
+}
+
+/* The written columns W and their sources (see the struct): dcols in the
+ * caller's order, except that with a dedicated vector store and a VECTOR
+ * column among them, the non-vector ones come first and then every VECTOR
+ * column of the table in table order (pypaimon groups a row range's
+ * .vector files into one bunch that needs the same write columns in every
+ * file: an update of ["v"] alone, written as pypaimon 2.1.0 does, makes a
+ * table with ["v", "w"] files unreadable for pypaimon). */
+static int plan_written(pm_row_id_update *u)
+{
+	const pm_table_schema *s = u->schema;
+	size_t i, n = 0;
+	int vec = 0, rc;
+	for (i = 0; i < u->nd && vector_store(u); i++)
+		vec |= s->fields[pm_schema_field_index(s, u->cols.items[u->dk[i]])].type->root == PM_VECTOR;
+	if (!(u->wsrc = pm_calloc(u->nd + s->nfields + 1, sizeof *u->wsrc)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < u->nd; i++) {
+		const char *c = u->cols.items[u->dk[i]];
+		if (vec && s->fields[pm_schema_field_index(s, c)].type->root == PM_VECTOR)
+			continue;
+		if ((rc = pm_strlist_push(&u->wnames, c)))
+			return rc;
+		u->wsrc[n++] = (long)u->dk[i];
+	}
+	for (i = 0; vec && i < s->nfields; i++) {
+		long k;
+		if (s->fields[i].type->root != PM_VECTOR)
+			continue;
+		if ((rc = pm_strlist_push(&u->wnames, s->fields[i].name)))
+			return rc;
+		k = pm_strlist_find(&u->cols, s->fields[i].name);
+		u->wsrc[n++] = k;
+		if (k < 0)
+			u->nx++;
+	}
+	if (!(u->vk = pm_calloc(n + 1, sizeof *u->vk)) || !(u->vkp = pm_calloc(n + 1, sizeof *u->vkp)))
+		return PAIMON_ENOMEM;
+	return 0;
+}
+
 int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_schema *s, const pm_strmap *opts,
 			 const pm_strlist *cols, pm_row_id_update **out)
 {
@@ -335,7 +394,9 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 		else
 			u->dk[u->nd++] = i;
 	}
-	if ((rc = pm_aschema_init(&u->out_schema, "+s", "", 0, (int64_t)u->nd)) ||
+	if ((rc = plan_written(u)))
+		goto fail;
+	if ((rc = pm_aschema_init(&u->out_schema, "+s", "", 0, (int64_t)u->wnames.len)) ||
 	    (rc = pm_aschema_init(&u->in_schema, "+s", "", 0, (int64_t)cols->len)))
 		goto fail;
 	for (i = 0; i < cols->len; i++) {
@@ -343,15 +404,15 @@ int pm_row_id_update_new(pm_fileio *io, const char *table_path, const pm_table_s
 		if ((rc = pm_field_to_arrow(&s->fields[fi], u->in_schema.children[i])))
 			goto fail;
 	}
-	for (i = 0; i < u->nd; i++) {
-		long fi = pm_schema_field_index(s, cols->items[u->dk[i]]);
+	for (i = 0; i < u->wnames.len; i++) {
+		long fi = pm_schema_field_index(s, u->wnames.items[i]);
 		if ((rc = pm_field_to_arrow(&s->fields[fi], u->out_schema.children[i])))
 			goto fail;
 	}
 	if ((rc = plan_groups(u)))
 		goto fail;
 	if (u->nd && ((rc = pm_table_writer_new(io, table_path, s, opts, &u->w)) ||
-		      (rc = pm_table_writer_set_write_cols_ex(u->w, &u->dcols, 0))))
+		      (rc = pm_table_writer_set_write_cols_ex(u->w, &u->wnames, 0))))
 		goto fail;
 	*out = u;
 	return 0;
@@ -453,7 +514,6 @@ int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const st
 	uinput *in;
 	const struct ArrowArray *ra;
 	int64_t n, r;
-	size_t k;
 	int rc;
 	if (!batch || !batch->release)
 		return pm_err(PAIMON_EINVAL, "update: released or NULL input batch");
@@ -502,23 +562,6 @@ int pm_row_id_update_add(pm_row_id_update *u, struct ArrowArray *batch, const st
 		}
 	}
 	in->rid = (const int64_t *)ra->buffers[1] + ra->offset + in->arr.offset;
-	if (!(in->vkids = pm_calloc(u->cols.len, sizeof *in->vkids))) {
-		in->arr.release(&in->arr);
-		return PAIMON_ENOMEM;
-	}
-	for (k = 0; k < u->nd; k++)
-		in->vkids[k] = in->arr.children[u->in_child[u->dk[k]]];
-	memset(&in->view, 0, sizeof in->view);
-	{
-		static const void *nobuf[1] = {NULL};
-		in->view.buffers = nobuf;
-	}
-	in->view.length = n;
-	in->view.offset = in->arr.offset;
-	in->view.n_buffers = 1;
-	in->view.n_children = (int64_t)u->nd;
-	in->view.children = in->vkids;
-	in->view.release = noop_release;
 	u->n_in++;
 	/* route */
 	for (r = 0; r < n; r++) {
@@ -604,7 +647,7 @@ static int open_current(pm_row_id_update *u, ugroup *g, struct ArrowArrayStream 
 	spec.io = u->io;
 	spec.table_path = u->table_path;
 	spec.schema = u->schema;
-	spec.projection = &u->dcols;
+	spec.projection = &u->wnames;
 	spec.limit = -1;
 	spec.batch_rows = GATHER_ROWS;
 	spec.options = &u->schema->options;
@@ -712,6 +755,28 @@ static int delta_close(pm_row_id_update *u, const ugroup *g, const char *name, d
 	return pm_strlist_push(&e->file.write_cols, name);
 }
 
+/* An update value that is a serialized BlobDescriptor: the range it
+ * references (a local file) is copied into the delta, in chunks, as
+ * appends do (write/rolling.c) and as pypaimon 2.1.0's update does
+ * (BlobFileWriter._to_blob). Input row `row` names it in messages. */
+static int delta_copy_descriptor(pm_row_id_update *u, pm_blob_writer *bw, const char *col, const uint8_t *p,
+				 size_t len, int64_t row)
+{
+	pm_blob_descriptor d;
+	const char *path;
+	int rc = pm_blob_descriptor_decode(p, len, 0, &d);
+	if (rc)
+		return pm_err_wrap("update: BLOB column '%s' input row %lld", col, (long long)row);
+	path = pm_path_strip_file_scheme(d.uri);
+	if (path[0] != '/')
+		rc = pm_err(PAIMON_EUNSUPPORTED, "update: BLOB column '%s' input row %lld: descriptor URI '%s' is not "
+			    "a local path", col, (long long)row, d.uri);
+	else if ((rc = pm_blob_writer_add_file_range(bw, u->io, path, (uint64_t)d.offset, d.length, NULL)))
+		pm_err_wrap("update: BLOB column '%s' input row %lld (descriptor of '%s')", col, (long long)row, d.uri);
+	pm_blob_descriptor_dispose(&d);
+	return rc;
+}
+
 static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
 {
 	const char *name = u->cols.items[u->bk[j]];
@@ -775,9 +840,13 @@ static int write_blob_delta(pm_row_id_update *u, ugroup *g, size_t j)
 			/* bind_input checked the layout: large binary */
 			x = ((const int64_t *)a->buffers[1])[k];
 			y = ((const int64_t *)a->buffers[1])[k + 1];
-			rc = y < x ? pm_err(PAIMON_EINVAL, "update: BLOB column '%s': bad offsets", name)
-				   : pm_blob_writer_add(d.bw, y > x ? (const uint8_t *)a->buffers[2] + x : (const uint8_t *)"",
-							(size_t)(y - x), NULL);
+			const uint8_t *vp = y > x ? (const uint8_t *)a->buffers[2] + x : (const uint8_t *)"";
+			if (y < x)
+				rc = pm_err(PAIMON_EINVAL, "update: BLOB column '%s': bad offsets", name);
+			else if (pm_blob_descriptor_is(vp, (size_t)(y - x)))
+				rc = delta_copy_descriptor(u, d.bw, name, vp, (size_t)(y - x), s);
+			else
+				rc = pm_blob_writer_add(d.bw, vp, (size_t)(y - x), NULL);
 		}
 		if (!rc && (int64_t)pm_blob_writer_position(d.bw) >= target && (rc = delta_close(u, g, name, &d)) == 0)
 			delta_dispose(&d);
@@ -806,15 +875,81 @@ static int write_group(pm_row_id_update *u, ugroup *g)
 	return rc;
 }
 
+/* Moves the current-values batch forward until it holds group row p
+ * (cur_base: the group row of its first row). */
+static int current_at(pm_row_id_update *u, ugroup *g, struct ArrowArrayStream *st, struct ArrowArray *cur,
+		      int64_t *cur_base, int64_t p)
+{
+	int rc;
+	while (!cur->release || p >= *cur_base + cur->length) {
+		if (cur->release) {
+			*cur_base += cur->length;
+			cur->release(cur);
+		}
+		memset(cur, 0, sizeof *cur);
+		if ((rc = st->get_next(st, cur))) {
+			const char *m = st->get_last_error ? st->get_last_error(st) : NULL;
+			return pm_err(rc > 0 ? PAIMON_EIO : rc, "update: reading the current values of table %s: %s",
+				      table_name(u), m ? m : "read failed");
+		}
+		if (!cur->release)
+			return pm_err(PAIMON_ECORRUPT, "update: the files of rows [%lld, %lld) of table %s hold only "
+				      "%lld rows", (long long)g->start, (long long)(g->start + g->count), table_name(u),
+				      (long long)*cur_base);
+		if (cur->n_children != (int64_t)u->wnames.len)
+			return pm_err(PAIMON_ECORRUPT, "update: the current values of table %s have %lld columns, not "
+				      "%zu", table_name(u), (long long)cur->n_children, u->wnames.len);
+	}
+	return 0;
+}
+
+/* A struct view (u->vk, u->vkp) of n rows of W: the update columns from
+ * input row a0 of in, the others from row c0 of cur; child views are
+ * shallow copies with the rows' offset folded in (nothing is copied). */
+static void run_view(pm_row_id_update *u, const uinput *in, int64_t a0, const struct ArrowArray *cur, int64_t c0,
+		     int64_t n, struct ArrowArray *view)
+{
+	static const void *nobuf[1] = {NULL};
+	size_t j;
+	for (j = 0; j < u->wnames.len; j++) {
+		const struct ArrowArray *src;
+		int64_t row;
+		if (u->wsrc[j] >= 0) {
+			src = in->arr.children[u->in_child[u->wsrc[j]]];
+			row = in->arr.offset + a0;
+		} else {
+			src = cur->children[j];
+			row = cur->offset + c0;
+		}
+		u->vk[j] = *src;
+		u->vk[j].offset = src->offset + row;
+		u->vk[j].length = n;
+		if (src->null_count != 0)
+			u->vk[j].null_count = -1;
+		u->vk[j].release = noop_release;
+		u->vk[j].private_data = NULL;
+		u->vkp[j] = &u->vk[j];
+	}
+	memset(view, 0, sizeof *view);
+	view->length = n;
+	view->n_buffers = 1;
+	view->buffers = nobuf;
+	view->n_children = (int64_t)u->wnames.len;
+	view->children = u->vkp;
+	view->release = noop_release;
+}
+
 static int write_group_data(pm_row_id_update *u, ugroup *g)
 {
 	struct ArrowArrayStream st;
-	struct ArrowArray cur;
+	struct ArrowArray cur, view;
 	int64_t cur_base = 0, p = 0, gathered = 0;
 	pm_arrow_gather *ga = NULL;
 	pm_table_writer_file *f = NULL;
 	const pm_manifest_entry *e0 = &g->files.items[0];
-	int need_read = g->covered < g->count, rc;
+	/* columns only read (the other vector columns) need the current values
+	 * of every row */
+	int need_read = g->covered < g->count || u->nx, rc;
 	memset(&st, 0, sizeof st);
 	memset(&cur, 0, sizeof cur);
 	if (need_read && (rc = open_current(u, g, &st)))
@@ -825,35 +960,19 @@ static int write_group_data(pm_row_id_update *u, ugroup *g)
 		goto done;
 	while (p < g->count) {
 		int64_t s = g->slot[p], end = p + 1;
+		if ((s < 0 || u->nx) && (rc = current_at(u, g, &st, &cur, &cur_base, p)))
+			goto done;
 		if (s >= 0) {
 			size_t k = input_of(u, s);
 			const uinput *in = &u->in[k];
 			int64_t lim = in->base + in->arr.length;
 			while (end < g->count && g->slot[end] == s + (end - p) && s + (end - p) < lim &&
-			       gathered + (end - p) < GATHER_ROWS)
+			       gathered + (end - p) < GATHER_ROWS && (!u->nx || end < cur_base + cur.length))
 				end++;
-			rc = pm_arrow_gather_range(ga, &in->view, s - in->base, end - p);
+			run_view(u, in, s - in->base, &cur, p - cur_base, end - p, &view);
+			rc = pm_arrow_gather_range(ga, &view, 0, end - p);
 		} else {
 			/* unchanged rows: from the current-values batch holding p */
-			while (!cur.release || p >= cur_base + cur.length) {
-				if (cur.release) {
-					cur_base += cur.length;
-					cur.release(&cur);
-				}
-				memset(&cur, 0, sizeof cur);
-				if ((rc = st.get_next(&st, &cur))) {
-					const char *m = st.get_last_error ? st.get_last_error(&st) : NULL;
-					rc = pm_err(rc > 0 ? PAIMON_EIO : rc, "update: reading the current values of table "
-						    "%s: %s", table_name(u), m ? m : "read failed");
-					goto done;
-				}
-				if (!cur.release) {
-					rc = pm_err(PAIMON_ECORRUPT, "update: the files of rows [%lld, %lld) of table %s "
-						    "hold only %lld rows", (long long)g->start,
-						    (long long)(g->start + g->count), table_name(u), (long long)cur_base);
-					goto done;
-				}
-			}
 			while (end < g->count && g->slot[end] < 0 && end < cur_base + cur.length &&
 			       gathered + (end - p) < GATHER_ROWS)
 				end++;
@@ -923,6 +1042,10 @@ void pm_row_id_update_free(pm_row_id_update *u)
 	pm_strlist_dispose(&u->blob_paths);
 	pm_manifest_entry_list_dispose(&u->blob_entries);
 	pm_strlist_dispose(&u->dcols);
+	pm_strlist_dispose(&u->wnames);
+	pm_free(u->wsrc);
+	pm_free(u->vk);
+	pm_free(u->vkp);
 	pm_free(u->dk);
 	pm_free(u->bk);
 	if (u->in_schema.release)
@@ -937,7 +1060,6 @@ void pm_row_id_update_free(pm_row_id_update *u)
 	for (i = 0; i < u->n_in; i++) {
 		if (u->in[i].arr.release)
 			u->in[i].arr.release(&u->in[i].arr);
-		pm_free(u->in[i].vkids);
 	}
 	pm_free(u->in);
 	pm_free(u->in_child);

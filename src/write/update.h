@@ -18,11 +18,19 @@
  * otherwise the current values of the update columns are read (a
  * data-evolution read of that group) and the new values spliced in.
  *
+ * BLOB columns (also ARRAY<BLOB> / MAP<K, BLOB>) become .blob delta files
+ * (docs/blob-layout.md §4.1, §9.2); a value that is a serialized
+ * BlobDescriptor has the bytes it references copied. VECTOR columns of a
+ * dedicated vector store (vector.file.format) go to one whole-group
+ * .vector.* file per touched group, the only file when no other data
+ * column is updated; it always holds every VECTOR column of the table (the
+ * ones not updated keep their current values), so the group's vector files
+ * keep one set of write columns (§9.3).
+ *
  * Refused (PAIMON_EINVAL naming the table and column): tables without
  * row-tracking.enabled and data-evolution.enabled, primary-key tables,
- * unknown columns, partition columns, _ROW_ID / _SEQUENCE_NUMBER, BLOB
- * columns (their updates are .blob deltas: not supported yet,
- * PAIMON_EUNSUPPORTED).
+ * unknown columns, partition columns, _ROW_ID / _SEQUENCE_NUMBER; nested
+ * BLOB types that cannot be written (PAIMON_EUNSUPPORTED).
  *
  * Ownership: the schema and options are copied; batches given to
  * pm_row_id_update_add are moved into the updater (released by it).

@@ -111,6 +111,7 @@ struct pm_table_writer {
 	const pm_format *vfmt;
 	char *vext;
 	int64_t blob_target;       /* blob.target-file-size, default target-file-size */
+	int unrouted;              /* set_write_cols_ex(routed = 0): pm_table_writer_file only */
 
 	wgroup **groups;
 	size_t n_groups, cap_groups;
@@ -966,6 +967,9 @@ static int configure_blobs(pm_table_writer *w)
 	w->roll.n_blobs = 0;
 	w->roll.companions = NULL;
 	w->roll.n_companions = 0;
+	w->roll.format = w->fmt;
+	w->roll.extension = w->ext;
+	w->roll.no_value_stats = 0;
 	if (vf && !*vf)
 		vf = NULL;
 	for (i = 0; i < n; i++) {
@@ -1022,6 +1026,18 @@ static int configure_blobs(pm_table_writer *w)
 		if ((rc = pm_field_copy(&w->drow->fields[nd], f)))
 			return rc;
 		w->drow->nfields = ++nd;
+	}
+	if (!nd && w->vcols && !w->n_rblobs && w->unrouted) {
+		/* vector columns alone (an update of them by row id): the
+		 * .vector.* file is the only file, with a companion's meta (no
+		 * value stats), as pypaimon 2.1.0 writes it */
+		w->roll.format = w->vfmt;
+		w->roll.extension = w->vext;
+		w->roll.row = w->vrow;
+		w->roll.columns = w->vcols;
+		w->roll.n_columns = w->vrow->nfields;
+		w->roll.no_value_stats = 1;
+		return 0;
 	}
 	if (!nd)
 		return pm_err(PAIMON_EINVAL, "write: only BLOB columns are written (table '%s'); a .blob file needs a "
@@ -1215,6 +1231,7 @@ static int set_write_cols(pm_table_writer *w, const pm_strlist *cols, int routed
 int pm_table_writer_set_write_cols_ex(pm_table_writer *w, const pm_strlist *cols, int routed)
 {
 	int rc = set_write_cols(w, cols, routed);
+	w->unrouted = !routed;
 	return rc ? rc : configure_blobs(w);
 }
 

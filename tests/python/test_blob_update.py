@@ -104,3 +104,52 @@ def test_added_blob_column_backfill(tmp_path):
     files = [f for f in bg.table_files(wh, {"table": "db.t"}) if f["name"].endswith(".blob")]
     shape = sorted((f["first_row_id"], f["rows"], f["seq"][0]) for f in files)
     assert shape == [(0, 1, 4), (0, 5, 3), (5, 3, 3)], shape
+
+
+@pytest.mark.parametrize("updater", ["paimonc", "pypaimon"])
+def test_descriptor_update_values_are_copied(tmp_path, updater):
+    """An update value of a raw BLOB column that is a serialized BlobDescriptor (v2) is
+    copied into the delta .blob (the referenced range of a local file), as appends do and
+    as pypaimon 2.1.0's update does (BlobFileWriter._to_blob); plain bytes stay as they
+    are. Both peers read the copied bytes, also after the external file is gone."""
+    rnd = random.Random(21)
+    wh = str(tmp_path / "wh")
+    ext = tmp_path / "ext.bin"
+    payload = rnd.randbytes(300_000)
+    ext.write_bytes(payload)
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    cat.create_table("db.t", paimonc.Schema(fields=[("id", "INT"), ("b", "BLOB")], options=dict(
+        DE, **{"blob.target-file-size": "64kb"})), False)
+    vals = [rnd.randbytes(rnd.randint(0, 500)) for _ in range(12)]
+    t = cat.get_table("db.t")
+    w = t.new_batch_write_builder().new_write()
+    w.write_arrow(pa.table({"id": pa.array(range(12), pa.int32()), "b": pa.array(vals, pa.large_binary())}))
+    _commit(t, w.prepare_commit())
+    ranges = {1: (0, 100_000, str(ext)), 4: (123_457, 150_000, "file://" + str(ext)), 6: (77, 0, str(ext)),
+              9: (299_000, 1000, str(ext))}
+    ids, new = [], []
+    for r in sorted(ranges) + [2]:
+        ids.append(r)
+        if r in ranges:
+            off, ln, uri = ranges[r]
+            new.append(bg.descriptor_bytes(uri, off, ln))
+            vals[r] = payload[off:off + ln]
+        else:
+            new.append(b"plain")
+            vals[r] = b"plain"
+    data = pa.table({"_ROW_ID": pa.array(ids, pa.int64()), "b": pa.array(new, pa.large_binary())})
+    if updater == "paimonc":
+        _update(cat, ["b"], data)
+    else:
+        pt = pypaimon.CatalogFactory.create({"warehouse": wh}).get_table("db.t")
+        wb = pt.new_batch_write_builder()
+        wb.new_commit().commit(wb.new_update().with_update_type(["b"]).update_by_arrow_with_row_id(data))
+    want = [{"id": i, "b": bg.digest(v), "_ROW_ID": i} for i, v in enumerate(vals)]
+    a, b = _both(wh, cat, ["id", "b"])
+    assert a == want
+    assert b == want
+    ext.unlink()
+    a, b = _both(wh, cat, ["id", "b"])
+    assert a == want
+    assert b == want
