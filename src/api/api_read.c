@@ -10,10 +10,12 @@
 #include "paimonc/table.h"
 
 #include <string.h>
+#include <strings.h>
 
 #include "core/error.h"
 #include "core/mem.h"
 #include "api/handles.h"
+#include "api/api_gindex.h"
 #include "table/partition.h"
 #include "types/datum.h"
 #include "table/predicate.h"
@@ -518,6 +520,53 @@ int paimon_read_builder_with_row_ranges(paimon_read_builder *rb, const int64_t *
 	return 0;
 }
 
+/*
+ * Global-index pruning (Java DataEvolutionBatchScan.evalGlobalIndex): on a
+ * data-evolution table with 'global-index.enabled' (default true), a filter
+ * the btree/bitmap indexes can answer becomes row ranges (its candidate rows,
+ * plus the rows outside the indexes in scalar-index.search-mode full /
+ * detail), intersected with the other row ranges before any manifest or
+ * data file is read. The filter is still applied to every row read.
+ */
+static int rb_index_prune(const paimon_read_builder *rb, const pm_strmap *opts, pm_scan_extra *x)
+{
+	const char *en = pm_strmap_get(opts, "global-index.enabled");
+	pm_snapshot *snap = NULL;
+	int64_t *r = NULL, *both = NULL;
+	size_t n = 0, nb = 0;
+	int rc, answered = 0;
+	if (!rb->pred || !rb->ext || (en && !strcasecmp(en, "false")) ||
+	    !pm_schema_option_true(tschema(rb->t), opts, "data-evolution.enabled"))
+		return 0;
+	if (has_time_travel(opts)) {
+		if (rb->tt_snapshot_id <= 0)
+			return 0;
+		rc = pm_snapshot_load(rb->t->io, rb->t->path, rb->tt_snapshot_id, &snap);
+	} else
+		rc = pm_api_latest_snapshot(rb->t, NULL, &snap);
+	if (rc || !snap || !snap->index_manifest) {
+		pm_snapshot_free(snap);
+		return rc;
+	}
+	rc = pm_api_index_rows(rb->t, opts, snap, rb->pred, &r, &n, &answered);
+	pm_snapshot_free(snap);
+	if (rc || !answered)
+		return rc;
+	if (x->has_row_ranges) {
+		rc = pm_row_ranges_intersect(x->row_ranges, x->n_row_ranges, r, n, &both, &nb);
+		pm_free(r);
+		if (rc)
+			return rc;
+		r = both;
+		n = nb;
+	}
+	pm_free((void *)x->row_ranges);
+	x->has_row_ranges = 1;
+	x->row_ranges = r;
+	x->n_row_ranges = n;
+	return 0;
+}
+
 int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 {
 	paimon_plan *p;
@@ -534,7 +583,7 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 		return PAIMON_ENOMEM;
 	if ((rc = merged_options(rb, &opts)) != 0)
 		goto fail;
-	if ((rc = rb_scan_extra(rb, &x)) != 0)
+	if ((rc = rb_scan_extra(rb, &x)) != 0 || (rc = rb_index_prune(rb, &opts, &x)) != 0)
 		goto fail;
 	if ((rc = pm_scan_plan_run_ex(rb->t->io, rb->t->path, eschema(rb), &opts, rb->pred, NULL, &x, &p->plan)) != 0)
 		goto fail;
@@ -545,7 +594,7 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 			goto fail;
 		pm_scan_plan_dispose(&p->plan);
 		scan_extra_dispose(&x);
-		if ((rc = rb_scan_extra(rb, &x)) != 0)
+		if ((rc = rb_scan_extra(rb, &x)) != 0 || (rc = rb_index_prune(rb, &opts, &x)) != 0)
 			goto fail;
 		if ((rc = pm_scan_plan_run_ex(rb->t->io, rb->t->path, eschema(rb), &opts, rb->pred, NULL, &x,
 					      &p->plan)) != 0)

@@ -1,0 +1,41 @@
+/* api/api_gindex.h - helpers shared by api_gindex.c and api_search.c. */
+#ifndef PM_API_API_GINDEX_H
+#define PM_API_API_GINDEX_H
+
+#include <stdint.h>
+
+#include "paimonc/index.h"
+#include "api/handles.h"
+#include "core/strs.h"
+#include "meta/snapshot.h"
+
+/* The table's field named column (NULL when absent). */
+const pm_field *pm_api_field(const paimon_table *t, const char *column);
+/* The snapshot opts' scan.snapshot-id / scan.tag-name name, else the latest
+ * (*out NULL when the table has none). */
+int pm_api_latest_snapshot(paimon_table *t, const pm_strmap *opts, pm_snapshot **out);
+/* Table options with opts over them (out empty on entry). */
+int pm_api_merged_opts(const paimon_table *t, const paimon_options *opts, pm_strmap *out);
+
+/* One batch: the column's Arrow child (NULL when only _ROW_ID was read),
+ * the struct's offset `off` to add to row positions, n _ROW_ID values. */
+typedef int (*pm_api_column_fn)(void *ctx, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t off,
+				const int64_t *rid, int64_t n);
+/* Reads column (NULL: only _ROW_ID) and _ROW_ID of the rows in the
+ * inclusive ranges (NULL: all) of snapshot snap_id passing filter (may be
+ * NULL). */
+int pm_api_read_column(paimon_table *t, int64_t snap_id, const char *column, const int64_t *ranges, size_t nr,
+		       const paimon_predicate *filter, pm_api_column_fn fn, void *ctx);
+/* The float vector of row `row` (see api_gindex.c). */
+int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t row, const float **v,
+		     int64_t *dim, int *is_null);
+
+/* Scalar-index pruning: the row ranges (normalized inclusive pairs,
+ * pm_free) the btree/bitmap indexes of snapshot snap allow for the bound
+ * predicate bound_pred (a pm_predicate bound to the read schema), plus the
+ * unindexed rows per scalar-index.search-mode; *answered 0 when the indexes
+ * cannot answer (then no ranges). */
+int pm_api_index_rows(paimon_table *t, const pm_strmap *opts, const pm_snapshot *snap, const void *bound_pred,
+		      int64_t **ranges, size_t *n, int *answered);
+
+#endif
