@@ -1379,7 +1379,7 @@ PyMODINIT_FUNC PyInit__native(void)
 		goto fail;
 	}
 	if (pm_py_add_parquet_reader(m) < 0 || pm_py_add_parquet_writer(m) < 0 || pm_py_add_table_api(m) < 0 ||
-	    pm_py_add_update_api(m) < 0)
+	    pm_py_add_update_api(m) < 0 || pm_py_add_index_api(m) < 0)
 		goto fail;
 	return m;
 fail:

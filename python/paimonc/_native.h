@@ -39,6 +39,8 @@ int pm_py_add_parquet_writer(PyObject *m); /* _pq_write.c: paimonc.parquet writi
 int pm_py_add_table_api(PyObject *m);      /* _table.c: write, commit, predicates, read */
 
 int pm_py_add_update_api(PyObject *m);     /* _update.c: update by row id */
+int pm_py_add_index_api(PyObject *m);      /* _index.c: global indexes and search */
+struct paimon_predicate *pm_py_predicate_handle(PyObject *o); /* _table.c */
 
 struct paimon_commit_message;
 /* A _native.CommitMessage owning m (freed on failure too). */

@@ -1614,3 +1614,14 @@ int pm_py_add_table_api(PyObject *m)
 	}
 	return PyModule_AddFunctions(m, table_api_methods);
 }
+
+/* _native.h: the paimon_predicate of a native Predicate (borrowed), NULL
+ * with TypeError otherwise. */
+paimon_predicate *pm_py_predicate_handle(PyObject *o)
+{
+	if (!PyObject_TypeCheck(o, &PredType)) {
+		PyErr_SetString(PyExc_TypeError, "expected a native Predicate");
+		return NULL;
+	}
+	return ((PredObject *)o)->p;
+}

@@ -7,6 +7,7 @@ from ._base import Closing
 from .errors import InvalidArgumentError, NotFoundError
 from .schema import Schema, TableSchema
 from .table import TableApiMixin
+from .index import IndexApiMixin
 
 __all__ = ["CatalogFactory", "Catalog", "Table", "Snapshot", "Identifier", "Database"]
 
@@ -193,7 +194,7 @@ def _snapshot_or_none(d):
     return Snapshot(d) if d is not None else None
 
 
-class Table(TableApiMixin):
+class Table(TableApiMixin, IndexApiMixin):
     """A table as loaded by Catalog.get_table (schema fixed at load time); the
     write/read builders and copy() come from paimonc.table.TableApiMixin."""
 

@@ -342,6 +342,22 @@ class TableScan:
         self._rb.with_row_ranges(None if ranges is None else _range_pairs(ranges))
         return self
 
+    def with_global_index_result(self, result):
+        """Only the rows of a search or index-filter result
+        (paimonc.index.GlobalIndexResult; Java withGlobalIndexResult): its
+        row ids become the scan's row ranges. None removes them."""
+        if result is None:
+            return self.with_row_ranges(None)
+        ids = sorted(set(int(i) for i in result.row_ids()))
+        pairs = []
+        for i in ids:
+            if pairs and pairs[-1][1] + 1 == i:
+                pairs[-1][1] = i
+            else:
+                pairs.append([i, i])
+        self._rb.with_row_ranges([(a, b) for a, b in pairs])
+        return self
+
     def plan(self):
         return Plan(self._rb.plan(), self._table)
 

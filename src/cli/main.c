@@ -11,9 +11,11 @@
 
 extern const cli_group cli_group_parquet; /* cmd_parquet.c */
 extern const cli_group cli_group_blob;    /* cmd_blob.c */
+extern const cli_group cli_group_index;   /* cmd_index.c */
+extern const cli_cmd cli_cmd_search;      /* cmd_index.c */
 static const cli_group *const groups[] = {
 	&cli_group_db,	&cli_group_table,   &cli_group_schema, &cli_group_snapshot,
-	&cli_group_tag, &cli_group_parquet, &cli_group_blob,
+	&cli_group_tag, &cli_group_parquet, &cli_group_blob, &cli_group_index,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
@@ -34,7 +36,7 @@ static const cli_cmd cmd_snapshots = {
 
 /* Commands without a group. */
 static const cli_cmd *const direct_cmds[] = {&cli_cmd_write, &cli_cmd_update, &cli_cmd_read, &cli_cmd_files,
-					      &cmd_snapshots, &cli_cmd_remove_orphan_files};
+					      &cmd_snapshots, &cli_cmd_remove_orphan_files, &cli_cmd_search};
 #define NDIRECT (sizeof direct_cmds / sizeof direct_cmds[0])
 
 static const cli_cmd *find_direct(const char *name)
@@ -145,7 +147,7 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 		i++;
 	}
 	if (i >= argc)
-		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet, blob) or "
+		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet, blob, index) or "
 					     "command (write, update, read, files, snapshots, remove-orphan-files)");
 	if (strcmp(argv[i], "help") == 0)
 		return help_command(ctx, argc - i - 1, argv + i + 1);
