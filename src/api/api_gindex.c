@@ -480,33 +480,65 @@ static int generic_batch(void *ctx, const struct ArrowSchema *s, const struct Ar
 	return rc;
 }
 
-/* opts with a key prefix stripped: `<type>.k`, `fields.<col>.k` win over k */
+/* paimon-vindex's native key of a user option key (pypaimon's
+ * _native_option_key), NULL when it is not a vindex option. */
+static const char *vindex_key(const char *k)
+{
+	static const char *same[] = {"nlist", "expected-vector-count", "ivf.coarse-assignment", "ivf.pq-encoding",
+				     "ivf.train.max-points-per-centroid", "pq.train.max-points-per-centroid", "pq.m",
+				     "pq.code-ratio", "pq.bits", "rq.bits", "target-recall", "max-bytes-per-vector",
+				     "deployment-profile", "train.sample-ratio", "threads"};
+	static const char *diskann[] = {"build-preset", "max-degree", "build-search-list-size", "alpha", "seed",
+					"memory-budget-bytes", "storage-layout", "raw-vector-encoding", "build-distance"};
+	static char buf[64];
+	size_t i;
+	if (!strcmp(k, "index.dimension") || !strcmp(k, "dimension"))
+		return "dimension";
+	if (!strcmp(k, "distance.metric") || !strcmp(k, "metric"))
+		return "metric";
+	if (!strcmp(k, "pq.use-opq") || !strcmp(k, "use-opq"))
+		return "use-opq";
+	for (i = 0; i < sizeof same / sizeof same[0]; i++)
+		if (!strcmp(k, same[i]))
+			return same[i];
+	for (i = 0; i < sizeof diskann / sizeof diskann[0]; i++)
+		if (!strcmp(k, diskann[i]) || (!strncmp(k, "diskann.", 8) && !strcmp(k + 8, diskann[i]))) {
+			snprintf(buf, sizeof buf, "diskann.%s", diskann[i]);
+			return buf;
+		}
+	return NULL;
+}
+
+/* The engine options: vectors as pypaimon's native_options (bare vindex
+ * keys, then `<type>.k`, then `fields.<col>.k`, later ones winning, mapped
+ * to vindex's keys); full-text the `full-text.` options, prefix stripped. */
 static int strip_opts(builder *b)
 {
 	char p1[96], p2[160];
 	size_t i, l1, l2;
-	int rc = 0;
+	int pass, rc = 0;
 	snprintf(p1, sizeof p1, "%s.", b->kind == K_FULLTEXT ? "full-text" : b->type);
 	snprintf(p2, sizeof p2, "fields.%s.", b->field->name);
 	l1 = strlen(p1);
 	l2 = strlen(p2);
-	for (i = 0; i < b->opts.len && !rc; i++)
-		if (b->kind == K_VECTOR && !strchr(b->opts.keys[i], '.') )
-			rc = pm_strmap_set(&b->vopts, b->opts.keys[i], b->opts.vals[i]);
-	for (i = 0; i < b->opts.len && !rc; i++)
-		if (b->kind == K_VECTOR && strchr(b->opts.keys[i], '.') && strncmp(b->opts.keys[i], p1, l1) &&
-		    strncmp(b->opts.keys[i], p2, l2) && strncmp(b->opts.keys[i], "ivf.", 4))
-			/* dotted vindex keys (pq.m, train.sample-ratio, distance.metric) given bare */
-			if (!strncmp(b->opts.keys[i], "pq.", 3) || !strncmp(b->opts.keys[i], "rq.", 3) ||
-			    !strncmp(b->opts.keys[i], "train.", 6) || !strcmp(b->opts.keys[i], "distance.metric") ||
-			    !strcmp(b->opts.keys[i], "index.dimension"))
-				rc = pm_strmap_set(&b->vopts, b->opts.keys[i], b->opts.vals[i]);
-	for (i = 0; i < b->opts.len && !rc; i++)
-		if (!strncmp(b->opts.keys[i], p1, l1) && b->opts.keys[i][l1])
-			rc = pm_strmap_set(&b->vopts, b->opts.keys[i] + l1, b->opts.vals[i]);
-	for (i = 0; i < b->opts.len && !rc; i++)
-		if (!strncmp(b->opts.keys[i], p2, l2) && b->opts.keys[i][l2])
-			rc = pm_strmap_set(&b->vopts, b->opts.keys[i] + l2, b->opts.vals[i]);
+	for (pass = 0; pass < 3 && !rc; pass++)
+		for (i = 0; i < b->opts.len && !rc; i++) {
+			const char *k = b->opts.keys[i], *suffix = NULL, *nk;
+			if (pass == 0 && b->kind == K_VECTOR)
+				suffix = k;
+			else if (pass == 1 && !strncmp(k, p1, l1) && k[l1])
+				suffix = k + l1;
+			else if (pass == 2 && !strncmp(k, p2, l2) && k[l2])
+				suffix = k + l2;
+			if (!suffix)
+				continue;
+			if (b->kind == K_FULLTEXT) {
+				rc = pm_strmap_set(&b->vopts, suffix, b->opts.vals[i]);
+				continue;
+			}
+			if ((nk = vindex_key(suffix)))
+				rc = pm_strmap_set(&b->vopts, nk, b->opts.vals[i]);
+		}
 	return rc;
 }
 
@@ -529,9 +561,7 @@ static int build_generic_shard(builder *b, const run *r)
 		goto out;
 	if (b->kind == K_VECTOR) {
 		pm_vindex_build_opts bo;
-		const char *m = pm_strmap_get(&b->vopts, "distance.metric");
-		if (!m)
-			m = pm_strmap_get(&b->vopts, "metric");
+		const char *m = pm_strmap_get(&b->vopts, "metric");
 		memset(&bo, 0, sizeof bo);
 		bo.index_type = b->type;
 		bo.dim = (int32_t)b->dim;
@@ -686,6 +716,15 @@ int paimon_table_create_global_index(paimon_table *t, const char *column, const 
 		goto out;
 	if ((b.kind != K_SORTED) && (rc = strip_opts(&b)))
 		goto out;
+	if (b.kind == K_VECTOR) {
+		const char *dm = pm_strmap_get(&b.vopts, "dimension");
+		if (b.field->type->root == PM_VECTOR)
+			b.dim = b.field->type->length;
+		else if (dm && (b.dim = atoll(dm)) <= 0) {
+			rc = pm_err(PAIMON_EINVAL, "option 'dimension': '%s' is not a positive integer", dm);
+			goto out;
+		}
+	}
 	if (b.kind == K_FULLTEXT && !pm_ftindex_available()) {
 		rc = pm_ft_writer_new(NULL, &b.ftw); /* sets the install hint */
 		goto out;
