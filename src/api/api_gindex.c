@@ -335,7 +335,7 @@ static int sorted_batch(void *ctx, const struct ArrowSchema *s, const struct Arr
 			size_t at = b->arena.len;
 			if ((rc = pm_buf_append(&b->arena, d.bytes.p, d.bytes.n)))
 				return rc;
-			d.bytes.p = (const uint8_t *)(uintptr_t)at; /* fixed up after reading */
+			d.bytes.p = (const uint8_t *)(uintptr_t)(at + 1); /* offset + 1, fixed up after reading */
 		}
 		b->keys[b->n] = d;
 		b->rids[b->n] = rid[i];
@@ -345,20 +345,48 @@ static int sorted_batch(void *ctx, const struct ArrowSchema *s, const struct Arr
 	return 0;
 }
 
-static const pm_type *g_sort_type;
-static const pm_binrow_datum *g_sort_keys;
-static const int64_t *g_sort_rids;
+typedef struct sort_ctx {
+	const pm_type *type;
+	const pm_binrow_datum *keys;
+	const int64_t *rids;
+} sort_ctx;
 
-static int sort_cmp(const void *x, const void *y)
+/* (key, row id) order, nulls first */
+static int sort_cmp(const sort_ctx *c, size_t i, size_t j)
 {
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	const pm_binrow_datum *a = &g_sort_keys[i], *c = &g_sort_keys[j];
+	const pm_binrow_datum *a = &c->keys[i], *d = &c->keys[j];
 	int r;
-	if (a->is_null != c->is_null)
+	if (a->is_null != d->is_null)
 		return a->is_null ? -1 : 1;
-	if (!a->is_null && (r = pm_datum_compare(g_sort_type, a, c)))
+	if (!a->is_null && (r = pm_datum_compare(c->type, a, d)))
 		return r;
-	return g_sort_rids[i] < g_sort_rids[j] ? -1 : g_sort_rids[i] > g_sort_rids[j];
+	return c->rids[i] < c->rids[j] ? -1 : c->rids[i] > c->rids[j];
+}
+
+/* A stable bottom-up merge sort of ord[0..n) (no global state, so builds
+ * may run on several threads). */
+static int sort_rows(size_t *ord, size_t n, const sort_ctx *c)
+{
+	size_t *tmp, w, i;
+	if (n < 2)
+		return 0;
+	if (!(tmp = pm_malloc(n * sizeof *tmp)))
+		return PAIMON_ENOMEM;
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t lo = i, mid = i + w < n ? i + w : n, hi = i + 2 * w < n ? i + 2 * w : n;
+			size_t a = lo, b = mid, k = lo;
+			while (a < mid && b < hi)
+				tmp[k++] = sort_cmp(c, ord[b], ord[a]) < 0 ? ord[b++] : ord[a++];
+			while (a < mid)
+				tmp[k++] = ord[a++];
+			while (b < hi)
+				tmp[k++] = ord[b++];
+		}
+		memcpy(ord, tmp, n * sizeof *ord);
+	}
+	pm_free(tmp);
+	return 0;
 }
 
 static int build_sorted_run(builder *b, const run *r)
@@ -382,17 +410,18 @@ static int build_sorted_run(builder *b, const run *r)
 		return 0;
 	for (i = 0; i < b->n; i++)
 		if (!b->keys[i].is_null && b->keys[i].bytes.p)
-			b->keys[i].bytes.p = (const uint8_t *)b->arena.data + (uintptr_t)b->keys[i].bytes.p;
-		else if (!b->keys[i].is_null && b->keys[i].bytes.n == 0)
-			b->keys[i].bytes.p = (const uint8_t *)"";
+			b->keys[i].bytes.p = (const uint8_t *)b->arena.data + ((uintptr_t)b->keys[i].bytes.p - 1);
 	if (!(ord = pm_malloc(b->n * sizeof *ord)))
 		return PAIMON_ENOMEM;
 	for (i = 0; i < b->n; i++)
 		ord[i] = i;
-	g_sort_type = b->field->type;
-	g_sort_keys = b->keys;
-	g_sort_rids = b->rids;
-	qsort(ord, b->n, sizeof *ord, sort_cmp);
+	{
+		sort_ctx sc = {b->field->type, b->keys, b->rids};
+		if ((rc = sort_rows(ord, b->n, &sc))) {
+			pm_free(ord);
+			return rc;
+		}
+	}
 	for (start = 0; start < b->n && !rc; start += (size_t)per_file) {
 		size_t end = start + (size_t)per_file < b->n ? start + (size_t)per_file : b->n;
 		pm_out_stream *os = NULL;

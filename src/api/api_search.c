@@ -232,6 +232,83 @@ static int raw_batch(void *vs_, const struct ArrowSchema *s, const struct ArrowA
 	return rc;
 }
 
+/* Refine (Java VectorSearchRefineOptions): the top limit * factor candidates
+ * of each query re-scored exactly against the raw vectors. */
+typedef struct refine {
+	vsearch *vs;
+	size_t q;
+	pm_gi_hits out;
+} refine;
+
+static int refine_batch(void *rc_, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t off,
+			const int64_t *rid, int64_t n)
+{
+	refine *r = rc_;
+	vsearch *vs = r->vs;
+	float *tmp = NULL;
+	int64_t i;
+	int rc = 0;
+	if (vs->metric == PM_VMETRIC_COSINE && !(tmp = pm_malloc(vs->dim * sizeof *tmp)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < n && !rc; i++) {
+		const float *v;
+		int64_t d;
+		int isnull;
+		if ((rc = pm_api_vector_at(s, a, off + i, &v, &d, &isnull)) || isnull || (size_t)d != vs->dim)
+			continue;
+		if (tmp) {
+			memcpy(tmp, v, vs->dim * sizeof *tmp);
+			pm_vnormalize(tmp, vs->dim);
+			v = tmp;
+		}
+		rc = pm_gi_hits_push(&r->out, rid[i],
+				     pm_gi_score_from_distance(vs->metric, pm_vdist(vs->metric, vs->q + r->q * vs->dim, v,
+										    vs->dim)));
+	}
+	pm_free(tmp);
+	return rc;
+}
+
+static int i64_cmp_(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int refine_hits(vsearch *vs, size_t q, int64_t factor)
+{
+	pm_gi_hits *h = &vs->hits[q];
+	refine r;
+	int64_t *ids = NULL, *pairs = NULL;
+	size_t i, n;
+	int rc;
+	pm_gi_hits_topk(h, vs->limit * factor);
+	if (!h->n)
+		return 0;
+	n = h->n;
+	if (!(ids = pm_malloc(n * sizeof *ids)) || !(pairs = pm_malloc(2 * n * sizeof *pairs))) {
+		pm_free(ids);
+		return PAIMON_ENOMEM;
+	}
+	memcpy(ids, h->ids, n * sizeof *ids);
+	qsort(ids, n, sizeof *ids, i64_cmp_);
+	for (i = 0; i < n; i++)
+		pairs[2 * i] = pairs[2 * i + 1] = ids[i];
+	memset(&r, 0, sizeof r);
+	r.vs = vs;
+	r.q = q;
+	rc = pm_api_read_column(vs->c.t, vs->c.snap->id, vs->f->name, pairs, n, NULL, refine_batch, &r);
+	pm_free(ids);
+	pm_free(pairs);
+	if (rc) {
+		pm_gi_hits_dispose(&r.out);
+		return rc;
+	}
+	pm_gi_hits_dispose(h);
+	*h = r.out;
+	return 0;
+}
+
 int paimon_table_vector_search(paimon_table *t, const char *column, const float *queries, size_t nq, size_t dim,
 			       int64_t limit, const paimon_predicate *filter, const paimon_options *opts,
 			       paimon_search_result **out)
@@ -416,6 +493,30 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 	}
 	if (rc)
 		goto out;
+	{
+		/* the largest refine factor of the searched index types */
+		int64_t factor = 1;
+		for (i = 0; vs.c.snap && i < vs.c.g->ngroups; i++)
+			if (vs.c.g->groups[i].field_id == vs.f->id && pm_vindex_type_known(vs.c.g->groups[i].index_type)) {
+				int64_t f = refine_factor(&vs.c.opts, column, vs.c.g->groups[i].index_type);
+				if (f > factor)
+					factor = f;
+			}
+		if (factor > 1) {
+			if (vs.metric == PM_VMETRIC_COSINE && !qn) {
+				if (!(qn = pm_malloc(nq * dim * sizeof *qn))) {
+					rc = PAIMON_ENOMEM;
+					goto out;
+				}
+				memcpy(qn, queries, nq * dim * sizeof *qn);
+				for (q = 0; q < nq; q++)
+					pm_vnormalize(qn + q * dim, dim);
+				vs.q = qn;
+			}
+			for (q = 0; q < nq && !rc; q++)
+				rc = refine_hits(&vs, q, factor);
+		}
+	}
 	for (q = 0; q < nq && !rc; q++) {
 		pm_gi_hits_topk(&vs.hits[q], limit);
 		rc = result_take(&vs.hits[q], &out[q]);
