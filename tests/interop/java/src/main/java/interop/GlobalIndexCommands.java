@@ -193,6 +193,9 @@ final class GlobalIndexCommands {
         }
         String column = args.get(0);
         String type = args.get(1).toLowerCase(java.util.Locale.ROOT);
+        if (!type.equals("btree") && !type.equals("bitmap")) {
+            throw new PaimonInterop.UsageException("gindex-build: index type must be btree or bitmap, got '" + type + "'");
+        }
         Map<String, String> dyn = new HashMap<>();
         boolean incremental = false;
         for (String kv : args.subList(2, args.size())) {
@@ -257,10 +260,8 @@ final class GlobalIndexCommands {
                             sorted.add(GenericRow.of(r[0], r[1]));
                         }
                         msgs.addAll(builder.buildForSinglePartition(re.getKey(), pe.getKey(), sorted.iterator()));
-                    } else if (type.equals("bitmap")) {
-                        msgs.add(buildBitmap(t, field, re.getKey(), pe.getKey(), rows));
                     } else {
-                        throw new PaimonInterop.UsageException("gindex-build: index type must be btree or bitmap, got '" + type + "'");
+                        msgs.add(buildBitmap(t, field, re.getKey(), pe.getKey(), rows));
                     }
                 }
             }
