@@ -102,6 +102,9 @@ public final class PaimonInterop {
                     "  de-write W db.t [--cols a,b] ROWS.jsonl...   (one commit, one BatchTableWrite per file)",
                     "  blob-write W db.t [--cols a,b] [--opt k=v]... ROWS.jsonl...   (BLOB values {file|b64|descriptor})",
                     "  blob-read W db.t [--projection a,b] [--snapshot N] [--opt k=v]... [--descriptor]",
+                    "  gindex-eval W db.t @FILTER.json [--read]   (GlobalIndexScanner row ids; --read: also the scan's)",
+                    "  gindex-build W db.t COLUMN btree|bitmap [--incremental] [k=v ...]   (Java 1.4.2's own global index build + commit)",
+                    "  gindex-list W db.t   (global index entries of the latest snapshot's index manifest)",
                     "  parse-type SQL-TYPE|TYPE-JSON   (prints {sql: toString(), json: type JSON})",
                     "  batch            (commands from stdin, one per line; '### <rc>' after each)");
 
@@ -306,6 +309,23 @@ public final class PaimonInterop {
                         BlobCommands.write(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
                     } else {
                         BlobCommands.read(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                    }
+                }
+                break;
+            case "gindex-eval":
+            case "gindex-build":
+            case "gindex-list":
+                if (a.length < 3 || (a[0].equals("gindex-list") && a.length != 3)) {
+                    throw new UsageException(a[0] + " expects: " + a[0] + " W db.t ...");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    List<String> rest = Arrays.asList(a).subList(3, a.length);
+                    if (a[0].equals("gindex-eval")) {
+                        GlobalIndexCommands.eval(c, ident(a[2]), rest, out);
+                    } else if (a[0].equals("gindex-build")) {
+                        GlobalIndexCommands.build(c, ident(a[2]), rest, out);
+                    } else {
+                        GlobalIndexCommands.list(c, ident(a[2]), out);
                     }
                 }
                 break;

@@ -51,6 +51,7 @@ import java.util.Map;
  *
  * Filter JSON: {"op":"eq|ne|lt|le|gt|ge","col":c,"value":v}, {"op":"isnull|notnull","col":c},
  * {"op":"in|notin","col":c,"values":[...]}, {"op":"startswith","col":c,"value":s},
+ * {"op":"between","col":c,"from":lo,"to":hi} (PredicateBuilder.between, both ends inclusive),
  * {"and":[...]}, {"or":[...]}.
  */
 final class TableCommands {
@@ -226,6 +227,8 @@ final class TableCommands {
                 return pb.isNotNull(idx);
             case "startswith":
                 return pb.startsWith(idx, Canon.decode(f.get("value"), type));
+            case "between":
+                return pb.between(idx, Canon.decode(f.get("from"), type), Canon.decode(f.get("to"), type));
             case "in":
             case "notin":
                 {
