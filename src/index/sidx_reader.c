@@ -472,7 +472,16 @@ static int bm_load_dindex(pm_sidx_reader *r, sfile *f)
 		if (bytes_cmp(f->dict[i - 1].key, f->dict[i - 1].klen, f->dict[i].key, f->dict[i].klen) > 0)
 			bytes = 0;
 	}
-	f->dict_order = typed ? 0 : bytes ? 1 : 2;
+	/*
+	 * pypaimon 2.1's BitmapIndexWriter writes the null bitmap first (offset
+	 * 0) and orders dictionary entries by serialized bytes; Java writes a
+	 * value bitmap first and orders entries by the typed comparator. A file
+	 * with values whose null bitmap sits at offset 0 is pypaimon's layout.
+	 */
+	if (f->ndict && f->bn_off == 0)
+		f->dict_order = bytes ? 1 : 2;
+	else
+		f->dict_order = typed ? 0 : bytes ? 1 : 2;
 	return 0;
 }
 
