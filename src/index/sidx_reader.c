@@ -268,13 +268,41 @@ static uint32_t be32g(const uint8_t *p)
 }
 
 static int bm_load_dindex(pm_sidx_reader *r, sfile *f);
+static int f_open_inner(pm_sidx_reader *r, sfile *f);
+
+/* Drops what a failed open left behind, so a later query retries cleanly. */
+static void f_unopen(sfile *f)
+{
+	size_t i;
+	pm_in_close(f->in);
+	f->in = NULL;
+	if (f->dblocks) {
+		for (i = 0; i < f->ndict; i++) {
+			pm_buf_dispose(&f->dblocks[i].data);
+			pm_free(f->dblocks[i].e);
+		}
+		pm_free(f->dblocks);
+		f->dblocks = NULL;
+	}
+	pm_free(f->dict);
+	f->dict = NULL;
+	f->ndict = 0;
+}
 
 static int f_open(pm_sidx_reader *r, sfile *f)
 {
-	const uint8_t *p;
 	int rc;
 	if (f->opened)
 		return 0;
+	if ((rc = f_open_inner(r, f)))
+		f_unopen(f);
+	return rc;
+}
+
+static int f_open_inner(pm_sidx_reader *r, sfile *f)
+{
+	const uint8_t *p;
+	int rc;
 	if ((rc = pm_fileio_open_read(r->io, f->path, &f->in)))
 		return rc;
 	if ((int64_t)pm_in_length(f->in) < f->size)
@@ -968,6 +996,9 @@ int pm_sidx_query(pm_sidx_reader *r, pm_sidx_op op, const pm_binrow_datum *lits,
 	for (i = 0; i < r->n && !rc; i++)
 		if (sel[i])
 			rc = file_query(r, &r->f[i], op, lits, n, res);
+	/* Row ids are relative to the range: drop any a damaged file puts outside it. */
+	if (!rc && r->total_rows > 0)
+		rc = pm_rb64_clip(res, 0, (uint64_t)r->total_rows);
 	if (!rc) {
 		*out = res;
 		res = NULL;
