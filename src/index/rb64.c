@@ -1,47 +1,34 @@
 /*
- * index/rb64.c - 64-bit Roaring bitmaps on CRoaring's 32-bit bitmaps (see
- * rb64.h): a sorted array of (high 32 bits, roaring_bitmap_t). Portable
- * bytes read from files are validated here against RoaringFormatSpec
- * (cookies, ascending keys, container sizes and contents, offsets) before
- * CRoaring's bounded deserializer sees them, so malformed input is an error
- * and never a wild read or a bitmap with broken invariants.
+ * index/rb64.c - 64-bit Roaring bitmaps as a sorted map high-32 ->
+ * CRoaring roaring_bitmap_t (see rb64.h for the contract and the portable
+ * format). Buckets are kept ascending by high key; empty buckets may exist
+ * in memory but are never serialized.
  */
 #include "index/rb64.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
 #include <roaring/roaring.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
+#include "core/endian.h"
 #include "core/error.h"
 #include "core/mem.h"
 
-typedef struct part {
+typedef struct rb_part {
 	uint32_t hi;
 	roaring_bitmap_t *bm;
-} part;
+} rb_part;
 
 struct pm_rb64 {
-	part *p;   /* ascending hi; bitmaps may be empty */
+	rb_part *parts;
 	size_t n, cap;
 };
 
 int pm_rb64_new(pm_rb64 **out)
 {
-	if (!(*out = pm_calloc(1, sizeof **out)))
-		return PAIMON_ENOMEM;
-	return 0;
+	pm_rb64 *b = pm_calloc(1, sizeof *b);
+	*out = b;
+	return b ? 0 : PAIMON_ENOMEM;
 }
 
 void pm_rb64_free(pm_rb64 *b)
@@ -50,72 +37,98 @@ void pm_rb64_free(pm_rb64 *b)
 	if (!b)
 		return;
 	for (i = 0; i < b->n; i++)
-		roaring_bitmap_free(b->p[i].bm);
-	pm_free(b->p);
+		roaring_bitmap_free(b->parts[i].bm);
+	pm_free(b->parts);
 	pm_free(b);
 }
 
-static size_t find(const pm_rb64 *b, uint32_t hi, int *found)
+static roaring_bitmap_t *rb32_new(void)
 {
-	size_t lo = 0, up = b->n;
-	while (lo < up) {
-		size_t mid = lo + (up - lo) / 2;
-		if (b->p[mid].hi < hi)
+	roaring_bitmap_t *r = roaring_bitmap_create();
+	if (!r)
+		pm_err_nomem(sizeof(roaring_bitmap_t));
+	return r;
+}
+
+/* Index of the first part with hi >= key. */
+static size_t part_lower(const pm_rb64 *b, uint32_t key)
+{
+	size_t lo = 0, hi = b->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->parts[mid].hi < key)
 			lo = mid + 1;
 		else
-			up = mid;
+			hi = mid;
 	}
-	*found = lo < b->n && b->p[lo].hi == hi;
 	return lo;
 }
 
-/* the part of hi, created (empty) at its place if missing */
-static int get(pm_rb64 *b, uint32_t hi, roaring_bitmap_t **out)
+/* Inserts an empty bucket (or takes ownership of bm when non-NULL) at pos. */
+static int part_insert(pm_rb64 *b, size_t pos, uint32_t key, roaring_bitmap_t *bm)
 {
-	int found;
-	size_t at = find(b, hi, &found);
-	roaring_bitmap_t *r;
-	if (found) {
-		*out = b->p[at].bm;
-		return 0;
-	}
 	if (b->n == b->cap) {
 		size_t nc = b->cap ? b->cap * 2 : 4;
-		part *np = pm_realloc(b->p, nc * sizeof *np);
-		if (!np)
+		rb_part *np = pm_realloc(b->parts, nc * sizeof *np);
+		if (!np) {
+			if (bm)
+				roaring_bitmap_free(bm);
 			return PAIMON_ENOMEM;
-		b->p = np;
+		}
+		b->parts = np;
 		b->cap = nc;
 	}
-	if (!(r = roaring_bitmap_create()))
+	if (!bm && !(bm = rb32_new()))
 		return PAIMON_ENOMEM;
-	memmove(b->p + at + 1, b->p + at, (b->n - at) * sizeof *b->p);
-	b->p[at].hi = hi;
-	b->p[at].bm = r;
+	memmove(b->parts + pos + 1, b->parts + pos, (b->n - pos) * sizeof *b->parts);
+	b->parts[pos].hi = key;
+	b->parts[pos].bm = bm;
 	b->n++;
-	*out = r;
 	return 0;
+}
+
+/* The bucket for key, created when missing. */
+static int part_get(pm_rb64 *b, uint32_t key, roaring_bitmap_t **out)
+{
+	size_t pos = part_lower(b, key);
+	int rc;
+	if (pos < b->n && b->parts[pos].hi == key) {
+		*out = b->parts[pos].bm;
+		return 0;
+	}
+	if ((rc = part_insert(b, pos, key, NULL)))
+		return rc;
+	*out = b->parts[pos].bm;
+	return 0;
+}
+
+static const roaring_bitmap_t *part_find(const pm_rb64 *b, uint32_t key)
+{
+	size_t pos = part_lower(b, key);
+	return pos < b->n && b->parts[pos].hi == key ? b->parts[pos].bm : NULL;
 }
 
 int pm_rb64_copy(const pm_rb64 *src, pm_rb64 **out)
 {
 	pm_rb64 *b;
 	size_t i;
-	int rc;
-	if ((rc = pm_rb64_new(&b)))
-		return rc;
-	if (src->n && !(b->p = pm_calloc(src->n, sizeof *b->p))) {
-		pm_rb64_free(b);
+	*out = NULL;
+	if (pm_rb64_new(&b))
 		return PAIMON_ENOMEM;
-	}
-	b->cap = src->n;
-	for (i = 0; i < src->n; i++) {
-		if (!(b->p[i].bm = roaring_bitmap_copy(src->p[i].bm))) {
+	if (src->n) {
+		if (!(b->parts = pm_malloc(src->n * sizeof *b->parts))) {
 			pm_rb64_free(b);
 			return PAIMON_ENOMEM;
 		}
-		b->p[i].hi = src->p[i].hi;
-		b->n++;
+		b->cap = src->n;
+		for (i = 0; i < src->n; i++) {
+			if (!(b->parts[i].bm = roaring_bitmap_copy(src->parts[i].bm))) {
+				pm_rb64_free(b);
+				return pm_err_nomem(sizeof(roaring_bitmap_t));
+			}
+			b->parts[i].hi = src->parts[i].hi;
+			b->n++;
+		}
 	}
 	*out = b;
 	return 0;
@@ -124,34 +137,38 @@ int pm_rb64_copy(const pm_rb64 *src, pm_rb64 **out)
 int pm_rb64_add(pm_rb64 *b, uint64_t v)
 {
 	roaring_bitmap_t *r;
-	int rc = get(b, (uint32_t)(v >> 32), &r);
-	if (!rc)
-		roaring_bitmap_add(r, (uint32_t)v);
-	return rc;
+	int rc = part_get(b, (uint32_t)(v >> 32), &r);
+	if (rc)
+		return rc;
+	roaring_bitmap_add(r, (uint32_t)v);
+	return 0;
 }
 
 int pm_rb64_add_range(pm_rb64 *b, uint64_t lo, uint64_t hi)
 {
-	while (lo < hi) {
-		uint64_t top = (lo | 0xFFFFFFFFull); /* last value of lo's part */
-		uint64_t last = hi - 1 < top ? hi - 1 : top;
+	uint64_t last;
+	if (lo >= hi)
+		return 0;
+	last = hi - 1;
+	for (;;) {
+		uint32_t key = (uint32_t)(lo >> 32);
+		uint64_t bucket_end = ((uint64_t)key << 32) | 0xFFFFFFFFu;
+		uint64_t e = last < bucket_end ? last : bucket_end;
 		roaring_bitmap_t *r;
-		int rc = get(b, (uint32_t)(lo >> 32), &r);
+		int rc = part_get(b, key, &r);
 		if (rc)
 			return rc;
-		roaring_bitmap_add_range_closed(r, (uint32_t)lo, (uint32_t)last);
-		if (last == UINT64_MAX)
-			break;
-		lo = last + 1;
+		roaring_bitmap_add_range_closed(r, (uint32_t)lo, (uint32_t)e);
+		if (e == last)
+			return 0;
+		lo = e + 1;
 	}
-	return 0;
 }
 
 int pm_rb64_contains(const pm_rb64 *b, uint64_t v)
 {
-	int found;
-	size_t at = find(b, (uint32_t)(v >> 32), &found);
-	return found && roaring_bitmap_contains(b->p[at].bm, (uint32_t)v);
+	const roaring_bitmap_t *r = part_find(b, (uint32_t)(v >> 32));
+	return r && roaring_bitmap_contains(r, (uint32_t)v);
 }
 
 uint64_t pm_rb64_cardinality(const pm_rb64 *b)
@@ -159,7 +176,7 @@ uint64_t pm_rb64_cardinality(const pm_rb64 *b)
 	uint64_t c = 0;
 	size_t i;
 	for (i = 0; i < b->n; i++)
-		c += roaring_bitmap_get_cardinality(b->p[i].bm);
+		c += roaring_bitmap_get_cardinality(b->parts[i].bm);
 	return c;
 }
 
@@ -167,7 +184,7 @@ int pm_rb64_is_empty(const pm_rb64 *b)
 {
 	size_t i;
 	for (i = 0; i < b->n; i++)
-		if (!roaring_bitmap_is_empty(b->p[i].bm))
+		if (!roaring_bitmap_is_empty(b->parts[i].bm))
 			return 0;
 	return 1;
 }
@@ -176,8 +193,8 @@ uint64_t pm_rb64_min(const pm_rb64 *b)
 {
 	size_t i;
 	for (i = 0; i < b->n; i++)
-		if (!roaring_bitmap_is_empty(b->p[i].bm))
-			return (uint64_t)b->p[i].hi << 32 | roaring_bitmap_minimum(b->p[i].bm);
+		if (!roaring_bitmap_is_empty(b->parts[i].bm))
+			return ((uint64_t)b->parts[i].hi << 32) | roaring_bitmap_minimum(b->parts[i].bm);
 	return 0;
 }
 
@@ -185,8 +202,8 @@ uint64_t pm_rb64_max(const pm_rb64 *b)
 {
 	size_t i;
 	for (i = b->n; i-- > 0;)
-		if (!roaring_bitmap_is_empty(b->p[i].bm))
-			return (uint64_t)b->p[i].hi << 32 | roaring_bitmap_maximum(b->p[i].bm);
+		if (!roaring_bitmap_is_empty(b->parts[i].bm))
+			return ((uint64_t)b->parts[i].hi << 32) | roaring_bitmap_maximum(b->parts[i].bm);
 	return 0;
 }
 
@@ -196,26 +213,39 @@ int pm_rb64_or(pm_rb64 *dst, const pm_rb64 *src)
 	for (i = 0; i < src->n; i++) {
 		roaring_bitmap_t *r;
 		int rc;
-		if (roaring_bitmap_is_empty(src->p[i].bm))
+		if (roaring_bitmap_is_empty(src->parts[i].bm))
 			continue;
-		if ((rc = get(dst, src->p[i].hi, &r)))
+		if ((rc = part_get(dst, src->parts[i].hi, &r)))
 			return rc;
-		roaring_bitmap_or_inplace(r, src->p[i].bm);
+		roaring_bitmap_or_inplace(r, src->parts[i].bm);
 	}
 	return 0;
+}
+
+/* Drops the empty buckets of b. */
+static void compact(pm_rb64 *b)
+{
+	size_t i, k = 0;
+	for (i = 0; i < b->n; i++) {
+		if (roaring_bitmap_is_empty(b->parts[i].bm))
+			roaring_bitmap_free(b->parts[i].bm);
+		else
+			b->parts[k++] = b->parts[i];
+	}
+	b->n = k;
 }
 
 int pm_rb64_and(pm_rb64 *dst, const pm_rb64 *src)
 {
 	size_t i;
 	for (i = 0; i < dst->n; i++) {
-		int found;
-		size_t at = find(src, dst->p[i].hi, &found);
-		if (found)
-			roaring_bitmap_and_inplace(dst->p[i].bm, src->p[at].bm);
+		const roaring_bitmap_t *o = part_find(src, dst->parts[i].hi);
+		if (o)
+			roaring_bitmap_and_inplace(dst->parts[i].bm, o);
 		else
-			roaring_bitmap_clear(dst->p[i].bm);
+			roaring_bitmap_clear(dst->parts[i].bm);
 	}
+	compact(dst);
 	return 0;
 }
 
@@ -223,11 +253,11 @@ int pm_rb64_andnot(pm_rb64 *dst, const pm_rb64 *src)
 {
 	size_t i;
 	for (i = 0; i < dst->n; i++) {
-		int found;
-		size_t at = find(src, dst->p[i].hi, &found);
-		if (found)
-			roaring_bitmap_andnot_inplace(dst->p[i].bm, src->p[at].bm);
+		const roaring_bitmap_t *o = part_find(src, dst->parts[i].hi);
+		if (o)
+			roaring_bitmap_andnot_inplace(dst->parts[i].bm, o);
 	}
+	compact(dst);
 	return 0;
 }
 
@@ -235,162 +265,173 @@ int pm_rb64_clip(pm_rb64 *b, uint64_t lo, uint64_t hi)
 {
 	size_t i;
 	for (i = 0; i < b->n; i++) {
-		uint64_t base = (uint64_t)b->p[i].hi << 32, end = base | 0xFFFFFFFFull;
-		if (hi <= lo || end < lo || base >= hi) {
-			roaring_bitmap_clear(b->p[i].bm);
+		uint64_t base = (uint64_t)b->parts[i].hi << 32, top = base | 0xFFFFFFFFu;
+		roaring_bitmap_t *r = b->parts[i].bm;
+		if (lo >= hi || top < lo || base >= hi) {
+			roaring_bitmap_clear(r);
 			continue;
 		}
 		if (lo > base)
-			roaring_bitmap_remove_range_closed(b->p[i].bm, 0, (uint32_t)(lo - 1));
-		if (hi - 1 < end)
-			roaring_bitmap_remove_range_closed(b->p[i].bm, (uint32_t)hi, 0xFFFFFFFFu);
+			roaring_bitmap_remove_range_closed(r, 0, (uint32_t)(lo - 1));
+		if (hi <= top)
+			roaring_bitmap_remove_range_closed(r, (uint32_t)hi, 0xFFFFFFFFu);
 	}
+	compact(b);
 	return 0;
-}
-
-typedef struct shift_ctx {
-	pm_rb64 *out;
-	uint64_t base;
-	int64_t delta;
-	int rc;
-} shift_ctx;
-
-static bool shift_one(uint32_t v, void *p)
-{
-	shift_ctx *c = p;
-	uint64_t x = c->base | v, y = x + (uint64_t)c->delta;
-	if ((c->delta < 0 && y > x) || (c->delta > 0 && y < x)) {
-		c->rc = pm_err(PAIMON_EINVAL, "row id %llu shifted by %lld leaves the 64-bit range", (unsigned long long)x,
-			       (long long)c->delta);
-		return false;
-	}
-	if ((c->rc = pm_rb64_add(c->out, y)))
-		return false;
-	return true;
 }
 
 int pm_rb64_shifted(const pm_rb64 *src, int64_t delta, pm_rb64 **out)
 {
-	shift_ctx c;
-	size_t i;
+	int64_t *rg = NULL;
+	size_t n = 0, i;
+	pm_rb64 *b = NULL;
 	int rc;
 	*out = NULL;
-	if ((delta & 0xFFFFFFFFll) == 0) {
-		/* whole parts move: only the keys change */
-		if ((rc = pm_rb64_copy(src, out)))
-			return rc;
-		for (i = 0; i < (*out)->n; i++) {
-			int64_t h = (int64_t)(*out)->p[i].hi + (delta >> 32);
-			if (h < 0 || h > 0xFFFFFFFFll) {
-				if (roaring_bitmap_is_empty((*out)->p[i].bm))
-					continue;
-				pm_rb64_free(*out);
-				*out = NULL;
-				return pm_err(PAIMON_EINVAL, "row ids shifted by %lld leave the 64-bit range",
-					      (long long)delta);
-			}
-			(*out)->p[i].hi = (uint32_t)h;
-		}
-		return 0;
+	if (delta == 0)
+		return pm_rb64_copy(src, out);
+	if (!pm_rb64_is_empty(src)) {
+		uint64_t mn = pm_rb64_min(src), mx = pm_rb64_max(src);
+		if (delta < 0 ? mn < (uint64_t)0 - (uint64_t)delta : mx > UINT64_MAX - (uint64_t)delta)
+			return pm_err(PAIMON_EINVAL, "rb64: shifting [%llu, %llu] by %lld leaves the 64-bit range",
+				      (unsigned long long)mn, (unsigned long long)mx, (long long)delta);
 	}
-	if ((rc = pm_rb64_new(&c.out)))
+	if ((rc = pm_rb64_ranges(src, &rg, &n)))
 		return rc;
-	c.delta = delta;
-	c.rc = 0;
-	for (i = 0; i < src->n && !c.rc; i++) {
-		c.base = (uint64_t)src->p[i].hi << 32;
-		roaring_iterate(src->p[i].bm, shift_one, &c);
-	}
-	if (c.rc) {
-		pm_rb64_free(c.out);
-		return c.rc;
-	}
-	*out = c.out;
-	return 0;
-}
-
-int pm_rb64_foreach(const pm_rb64 *b, int (*fn)(void *ctx, uint64_t v), void *ctx)
-{
-	uint32_t buf[256];
-	size_t i;
-	for (i = 0; i < b->n; i++) {
-		roaring_uint32_iterator_t it;
-		uint64_t base = (uint64_t)b->p[i].hi << 32;
-		roaring_init_iterator(b->p[i].bm, &it);
-		for (;;) {
-			uint32_t k, n = roaring_read_uint32_iterator(&it, buf, 256);
-			int rc;
-			if (!n)
-				break;
-			for (k = 0; k < n; k++)
-				if ((rc = fn(ctx, base | buf[k])))
-					return rc;
+	if ((rc = pm_rb64_new(&b)))
+		goto done;
+	for (i = 0; i < n; i++) {
+		uint64_t lo = (uint64_t)rg[2 * i] + (uint64_t)delta, hi = (uint64_t)rg[2 * i + 1] + (uint64_t)delta;
+		if (hi == UINT64_MAX) {
+			if ((rc = pm_rb64_add(b, UINT64_MAX)))
+				goto done;
+			if (lo == hi)
+				continue;
+			hi--;
 		}
+		if ((rc = pm_rb64_add_range(b, lo, hi + 1)))
+			goto done;
 	}
-	return 0;
+	*out = b;
+	b = NULL;
+done:
+	pm_free(rg);
+	pm_rb64_free(b);
+	return rc;
 }
 
 int pm_rb64_to_array(const pm_rb64 *b, uint64_t **vals, size_t *n)
 {
-	uint64_t card = pm_rb64_cardinality(b), k = 0;
+	uint64_t card = pm_rb64_cardinality(b), *v;
 	uint32_t *tmp = NULL;
-	size_t i, j;
+	size_t i, k = 0, tmpcap = 0;
 	*vals = NULL;
 	*n = 0;
 	if (!card)
 		return 0;
-	if (card > SIZE_MAX / sizeof **vals || !(*vals = pm_malloc((size_t)card * sizeof **vals)))
+	if (card > SIZE_MAX / sizeof *v)
+		return pm_err_nomem(SIZE_MAX);
+	if (!(v = pm_malloc((size_t)card * sizeof *v)))
 		return PAIMON_ENOMEM;
 	for (i = 0; i < b->n; i++) {
-		uint64_t c = roaring_bitmap_get_cardinality(b->p[i].bm), base = (uint64_t)b->p[i].hi << 32;
+		size_t c = (size_t)roaring_bitmap_get_cardinality(b->parts[i].bm), j;
+		uint64_t base = (uint64_t)b->parts[i].hi << 32;
 		if (!c)
 			continue;
-		if (!(tmp = pm_malloc((size_t)c * sizeof *tmp))) {
-			pm_free(*vals);
-			*vals = NULL;
-			return PAIMON_ENOMEM;
+		if (c > tmpcap) {
+			uint32_t *nt = pm_realloc(tmp, c * sizeof *nt);
+			if (!nt) {
+				pm_free(tmp);
+				pm_free(v);
+				return PAIMON_ENOMEM;
+			}
+			tmp = nt;
+			tmpcap = c;
 		}
-		roaring_bitmap_to_uint32_array(b->p[i].bm, tmp);
+		roaring_bitmap_to_uint32_array(b->parts[i].bm, tmp);
 		for (j = 0; j < c; j++)
-			(*vals)[k++] = base | tmp[j];
-		pm_free(tmp);
+			v[k++] = base | tmp[j];
 	}
-	*n = (size_t)k;
+	pm_free(tmp);
+	*vals = v;
+	*n = k;
 	return 0;
 }
 
-typedef struct ranges_ctx {
+typedef struct fe_ctx {
+	int (*fn)(void *ctx, uint64_t v);
+	void *ctx;
+	uint64_t base;
+	int rc;
+} fe_ctx;
+
+static bool fe_cb(uint32_t v, void *p)
+{
+	fe_ctx *c = p;
+	c->rc = c->fn(c->ctx, c->base | v);
+	return c->rc == 0;
+}
+
+int pm_rb64_foreach(const pm_rb64 *b, int (*fn)(void *ctx, uint64_t v), void *ctx)
+{
+	size_t i;
+	fe_ctx c;
+	c.fn = fn;
+	c.ctx = ctx;
+	c.rc = 0;
+	for (i = 0; i < b->n; i++) {
+		c.base = (uint64_t)b->parts[i].hi << 32;
+		roaring_iterate(b->parts[i].bm, fe_cb, &c);
+		if (c.rc)
+			return c.rc;
+	}
+	return 0;
+}
+
+typedef struct rg_ctx {
 	int64_t *r;
 	size_t n, cap;
-} ranges_ctx;
+	int have;
+	uint64_t lo, hi;
+} rg_ctx;
 
-static int range_put(void *p, uint64_t v)
+static int rg_push(rg_ctx *c)
 {
-	ranges_ctx *c = p;
-	if (c->n && (uint64_t)c->r[2 * c->n - 1] + 1 == v) {
-		c->r[2 * c->n - 1] = (int64_t)v;
-		return 0;
-	}
 	if (c->n == c->cap) {
 		size_t nc = c->cap ? c->cap * 2 : 16;
-		int64_t *nr = pm_realloc(c->r, 2 * nc * sizeof *nr);
+		int64_t *nr = pm_realloc(c->r, nc * 2 * sizeof *nr);
 		if (!nr)
 			return PAIMON_ENOMEM;
 		c->r = nr;
 		c->cap = nc;
 	}
-	c->r[2 * c->n] = c->r[2 * c->n + 1] = (int64_t)v;
+	c->r[2 * c->n] = (int64_t)c->lo;
+	c->r[2 * c->n + 1] = (int64_t)c->hi;
 	c->n++;
+	return 0;
+}
+
+static int rg_cb(void *p, uint64_t v)
+{
+	rg_ctx *c = p;
+	if (c->have && v == c->hi + 1) {
+		c->hi = v;
+		return 0;
+	}
+	if (c->have && rg_push(c))
+		return PAIMON_ENOMEM;
+	c->have = 1;
+	c->lo = c->hi = v;
 	return 0;
 }
 
 int pm_rb64_ranges(const pm_rb64 *b, int64_t **ranges, size_t *n)
 {
-	ranges_ctx c = {NULL, 0, 0};
-	int rc = pm_rb64_foreach(b, range_put, &c);
+	rg_ctx c;
+	int rc;
+	memset(&c, 0, sizeof c);
 	*ranges = NULL;
 	*n = 0;
-	if (rc) {
+	if ((rc = pm_rb64_foreach(b, rg_cb, &c)) || (c.have && (rc = rg_push(&c)))) {
 		pm_free(c.r);
 		return rc;
 	}
@@ -399,203 +440,212 @@ int pm_rb64_ranges(const pm_rb64 *b, int64_t **ranges, size_t *n)
 	return 0;
 }
 
-/* ------------------------------------------------------- serialization */
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint16_t get_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
+/* ====================================================== serialization */
 
 int pm_rb64_serialize(pm_rb64 *b, pm_buf *out)
 {
+	size_t start = out->len, i;
+	uint64_t count = 0;
 	uint8_t hdr[8];
-	uint64_t nonempty = 0;
-	size_t i;
-	int rc;
 	for (i = 0; i < b->n; i++)
-		if (!roaring_bitmap_is_empty(b->p[i].bm))
-			nonempty++;
-	for (i = 0; i < 8; i++)
-		hdr[i] = (uint8_t)(nonempty >> (8 * i));
-	if ((rc = pm_buf_append(out, hdr, 8)))
-		return rc;
+		if (!roaring_bitmap_is_empty(b->parts[i].bm))
+			count++;
+	pm_le64_put(hdr, count);
+	if (pm_buf_append(out, hdr, 8))
+		return PAIMON_ENOMEM;
 	for (i = 0; i < b->n; i++) {
+		roaring_bitmap_t *r = b->parts[i].bm;
 		size_t sz;
-		roaring_bitmap_t *r = b->p[i].bm;
 		if (roaring_bitmap_is_empty(r))
 			continue;
 		roaring_bitmap_run_optimize(r);
 		sz = roaring_bitmap_portable_size_in_bytes(r);
-		put_le32(hdr, b->p[i].hi);
-		if ((rc = pm_buf_append(out, hdr, 4)) || (rc = pm_buf_reserve(out, sz)))
-			return rc;
-		if (roaring_bitmap_portable_serialize(r, (char *)out->data + out->len) != sz)
-			return pm_err(PAIMON_ERROR, "roaring bitmap: serialized size mismatch");
+		pm_le32_put(hdr, b->parts[i].hi);
+		if (pm_buf_append(out, hdr, 4) || pm_buf_reserve(out, sz + 1)) {
+			out->len = start;
+			return PAIMON_ENOMEM;
+		}
+		if (roaring_bitmap_portable_serialize(r, out->data + out->len) != sz) {
+			out->len = start;
+			return pm_err(PAIMON_EIO, "rb64: CRoaring wrote an unexpected size");
+		}
 		out->len += sz;
+		out->data[out->len] = 0;
 	}
 	return 0;
 }
 
-#define COOKIE_NO_RUN 12346u
-#define COOKIE_RUN 12347u
-#define NO_OFFSET_THRESHOLD 4u
+#define COOKIE_NO_RUN 12346
+#define COOKIE_RUN 12347
+
+static uint32_t rd16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8);
+}
 
 /*
- * Validates one portable 32-bit bitmap at p[0..n) and returns its length in
- * *len: cookie, keys strictly ascending, each container inside the bytes
- * and well formed (arrays strictly ascending, runs ascending without
- * overlap or overflow, bitset cardinality as declared), offsets where the
- * containers are.
+ * Walks one portable 32-bit Roaring bitmap at p[0..n) checking every
+ * structural invariant CRoaring relies on (bounds, ascending keys and
+ * values, run bounds, cardinalities), and gives its length in *len.
  */
-static int check_rb32(const char *what, const uint8_t *p, size_t n, size_t *len)
+static int rb32_check(const uint8_t *p, size_t n, const char *what, size_t bucket, size_t *len)
 {
-	*len = 0;
 	uint32_t cookie, size, i;
-	size_t pos = 4, runflags = 0, hdr, offs = 0, cpos;
-	int has_runs, has_offsets;
+	size_t pos, runbits = 0;
+	int has_run = 0;
+	const uint8_t *hdr;
+	int32_t prev_key = -1;
+
 	if (n < 4)
-		return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap truncated (%zu bytes)", what, n);
-	cookie = get_le32(p);
+		return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated (need a 4-byte cookie)", what, bucket);
+	cookie = pm_le32_get(p);
 	if ((cookie & 0xFFFF) == COOKIE_RUN) {
 		size = (cookie >> 16) + 1;
-		has_runs = 1;
-		runflags = pos;
-		pos += (size + 7) / 8;
+		has_run = 1;
+		runbits = 4;
+		pos = 4 + (size + 7) / 8;
 	} else if (cookie == COOKIE_NO_RUN) {
 		if (n < 8)
-			return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap truncated", what);
-		size = get_le32(p + 4);
-		pos = 8;
-		has_runs = 0;
+			return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in its header", what, bucket);
+		size = pm_le32_get(p + 4);
 		if (size > 65536)
-			return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap has %u containers (at most 65536)", what, size);
-	} else
-		return pm_err(PAIMON_ECORRUPT, "%s: not a roaring bitmap (cookie 0x%08x)", what, cookie);
-	hdr = pos;
+			return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu claims %u containers (at most 65536)", what,
+				      bucket, size);
+		pos = 8;
+	} else {
+		return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu has a bad cookie %u (expected %d or %d)", what,
+			      bucket, cookie & 0xFFFF, COOKIE_NO_RUN, COOKIE_RUN);
+	}
+	if (pos > n || n - pos < (size_t)size * 4)
+		return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in its container headers", what, bucket);
+	hdr = p + pos;
 	pos += (size_t)size * 4;
-	has_offsets = !has_runs || size >= NO_OFFSET_THRESHOLD;
-	if (has_offsets) {
-		offs = pos;
+	if (!has_run || size >= 4) {
+		if (n - pos < (size_t)size * 4)
+			return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in its offsets", what, bucket);
 		pos += (size_t)size * 4;
 	}
-	if (pos > n)
-		return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap header of %u containers past the end (%zu bytes)",
-			      what, size, n);
-	cpos = pos;
 	for (i = 0; i < size; i++) {
-		uint32_t key = get_le16(p + hdr + 4 * i), card = (uint32_t)get_le16(p + hdr + 4 * i + 2) + 1;
-		int run = has_runs && (p[runflags + i / 8] >> (i % 8) & 1);
-		if (i && key <= get_le16(p + hdr + 4 * (i - 1)))
-			return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap keys not ascending at container %u", what, i);
-		if (has_offsets && get_le32(p + offs + 4 * i) != cpos)
-			return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap container %u offset %u, expected %zu", what, i,
-				      get_le32(p + offs + 4 * i), cpos);
-		if (run) {
-			uint32_t nr, k, prev_end = 0, total = 0;
-			if (cpos + 2 > n)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap run container %u truncated", what, i);
-			nr = get_le16(p + cpos);
-			cpos += 2;
-			if (cpos + (size_t)nr * 4 > n)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap run container %u truncated", what, i);
-			for (k = 0; k < nr; k++) {
-				uint32_t start = get_le16(p + cpos + 4 * k), l = get_le16(p + cpos + 4 * k + 2);
-				if (start + l > 65535 || (k && start <= prev_end))
-					return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap run container %u has a bad run %u",
-						      what, i, k);
-				prev_end = start + l;
-				total += l + 1;
+		uint32_t key = rd16(hdr + 4 * i), card = rd16(hdr + 4 * i + 2) + 1;
+		int is_run = has_run && ((p[runbits + i / 8] >> (i % 8)) & 1);
+		if ((int32_t)key <= prev_key)
+			return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu: container keys not ascending (%u after %d)",
+				      what, bucket, key, prev_key);
+		prev_key = (int32_t)key;
+		if (is_run) {
+			uint32_t nruns, r, total = 0;
+			int32_t prev_end = -2;
+			if (n - pos < 2)
+				return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in run container %u", what,
+					      bucket, i);
+			nruns = rd16(p + pos);
+			pos += 2;
+			if (n - pos < (size_t)nruns * 4)
+				return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in run container %u", what,
+					      bucket, i);
+			for (r = 0; r < nruns; r++) {
+				uint32_t st = rd16(p + pos + 4 * r), ln = rd16(p + pos + 4 * r + 2);
+				if ((int32_t)st <= prev_end || st + ln > 65535)
+					return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu: run container %u has a bad run",
+						      what, bucket, i);
+				prev_end = (int32_t)(st + ln);
+				total += ln + 1;
 			}
-			if (total != card)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap run container %u holds %u values, the "
-					      "header says %u", what, i, total, card);
-			cpos += (size_t)nr * 4;
+			if (nruns == 0 || total != card)
+				return pm_err(PAIMON_ECORRUPT,
+					      "%s: roaring64 bucket %zu: run container %u holds %u values, header says %u", what,
+					      bucket, i, total, card);
+			pos += (size_t)nruns * 4;
 		} else if (card <= 4096) {
-			uint32_t k;
-			if (cpos + (size_t)card * 2 > n)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap array container %u truncated", what, i);
-			for (k = 1; k < card; k++)
-				if (get_le16(p + cpos + 2 * k) <= get_le16(p + cpos + 2 * (k - 1)))
-					return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap array container %u not "
-						      "ascending", what, i);
-			cpos += (size_t)card * 2;
+			uint32_t v;
+			int32_t prev = -1;
+			if (n - pos < (size_t)card * 2)
+				return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in array container %u", what,
+					      bucket, i);
+			for (v = 0; v < card; v++) {
+				uint32_t x = rd16(p + pos + 2 * v);
+				if ((int32_t)x <= prev)
+					return pm_err(PAIMON_ECORRUPT,
+						      "%s: roaring64 bucket %zu: array container %u not strictly ascending", what,
+						      bucket, i);
+				prev = (int32_t)x;
+			}
+			pos += (size_t)card * 2;
 		} else {
-			uint32_t bits = 0;
-			size_t k;
-			if (cpos + 8192 > n)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap bitset container %u truncated", what, i);
-			for (k = 0; k < 8192; k++)
-				bits += (uint32_t)__builtin_popcount(p[cpos + k]);
-			if (bits != card)
-				return pm_err(PAIMON_ECORRUPT, "%s: roaring bitmap bitset container %u holds %u values, the "
-					      "header says %u", what, i, bits, card);
-			cpos += 8192;
+			uint32_t w, pc = 0;
+			if (n - pos < 8192)
+				return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %zu truncated in bitset container %u", what,
+					      bucket, i);
+			for (w = 0; w < 1024; w++)
+				pc += (uint32_t)__builtin_popcountll(pm_le64_get(p + pos + 8 * w));
+			if (pc != card)
+				return pm_err(PAIMON_ECORRUPT,
+					      "%s: roaring64 bucket %zu: bitset container %u holds %u values, header says %u",
+					      what, bucket, i, pc, card);
+			pos += 8192;
 		}
 	}
-	*len = cpos;
+	*len = pos;
 	return 0;
 }
 
 int pm_rb64_deserialize(const void *data, size_t n, const char *what, pm_rb64 **out, size_t *consumed)
 {
 	const uint8_t *p = data;
-	uint64_t count, i;
+	uint64_t count, k;
 	size_t pos = 8;
-	pm_rb64 *b;
+	pm_rb64 *b = NULL;
+	int64_t prev_hi = -1;
 	int rc;
 	*out = NULL;
-	if (consumed)
-		*consumed = 0;
+	if (!what)
+		what = "roaring64 bitmap";
 	if (n < 8)
-		return pm_err(PAIMON_ECORRUPT, "%s: 64-bit roaring bitmap truncated (%zu bytes)", what, n);
-	count = (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-	if (count > (n - 8) / 12 + 1)
-		return pm_err(PAIMON_ECORRUPT, "%s: 64-bit roaring bitmap claims %llu buckets in %zu bytes", what,
+		return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bitmap truncated (%zu bytes, need an 8-byte bucket count)",
+			      what, n);
+	count = pm_le64_get(p);
+	/* Each bucket takes at least 12 bytes (key + an empty bitmap's 8). */
+	if (count > (n - 8) / 12)
+		return pm_err(PAIMON_ECORRUPT, "%s: roaring64 bitmap claims %llu buckets in %zu bytes", what,
 			      (unsigned long long)count, n);
 	if ((rc = pm_rb64_new(&b)))
 		return rc;
-	for (i = 0; i < count; i++) {
+	for (k = 0; k < count; k++) {
 		uint32_t hi;
 		size_t len = 0;
-		roaring_bitmap_t *r, *dst;
-		if (pos + 4 > n) {
-			rc = pm_err(PAIMON_ECORRUPT, "%s: 64-bit roaring bitmap truncated at bucket %llu", what,
-				    (unsigned long long)i);
+		roaring_bitmap_t *r;
+		if (n - pos < 4) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: roaring64 bitmap truncated at bucket %llu", what,
+				    (unsigned long long)k);
 			goto fail;
 		}
-		hi = get_le32(p + pos);
+		hi = pm_le32_get(p + pos);
 		pos += 4;
-		if (b->n && hi <= b->p[b->n - 1].hi) {
-			rc = pm_err(PAIMON_ECORRUPT, "%s: 64-bit roaring bitmap buckets not ascending at %llu", what,
-				    (unsigned long long)i);
+		if ((int64_t)hi <= prev_hi) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: roaring64 bitmap buckets not ascending (%u after %lld)", what, hi,
+				    (long long)prev_hi);
 			goto fail;
 		}
-		if ((rc = check_rb32(what, p + pos, n - pos, &len)))
+		prev_hi = hi;
+		if ((rc = rb32_check(p + pos, n - pos, what, (size_t)k, &len)))
 			goto fail;
-		if (!(r = roaring_bitmap_portable_deserialize_safe((const char *)(p + pos), len))) {
-			rc = pm_err(PAIMON_ECORRUPT, "%s: bad roaring bitmap in bucket %llu", what, (unsigned long long)i);
-			goto fail;
-		}
-		if ((rc = get(b, hi, &dst))) {
-			roaring_bitmap_free(r);
+		if (roaring_bitmap_portable_deserialize_size((const char *)p + pos, len) != len) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %llu: CRoaring disagrees on its size", what,
+				    (unsigned long long)k);
 			goto fail;
 		}
-		roaring_bitmap_free(dst);
-		b->p[b->n - 1].bm = r;
+		if (!(r = roaring_bitmap_portable_deserialize_safe((const char *)p + pos, len))) {
+			rc = pm_err(PAIMON_ECORRUPT, "%s: roaring64 bucket %llu does not deserialize", what,
+				    (unsigned long long)k);
+			goto fail;
+		}
 		pos += len;
+		if (roaring_bitmap_is_empty(r)) {
+			roaring_bitmap_free(r);
+			continue;
+		}
+		if ((rc = part_insert(b, b->n, hi, r)))
+			goto fail;
 	}
 	if (consumed)
 		*consumed = pos;

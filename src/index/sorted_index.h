@@ -120,5 +120,27 @@ typedef enum pm_sidx_op {
  * file and the block or offset.
  */
 int pm_sidx_query(pm_sidx_reader *r, pm_sidx_op op, const pm_binrow_datum *lits, size_t n, pm_rb64 **out);
+/*
+ * Details of pm_sidx_query, as Java's SortedFileGlobalIndexReader and the
+ * per-file BTreeIndexReader / BitmapIndexReader (and pypaimon 2.1) do:
+ *  - Files are pruned by their metas first; the result is the union of the
+ *    per-file answers. NE / NOT_IN / IS_NOT_NULL are "non-null rows of the
+ *    file minus the matches" per file, i.e. the complement against
+ *    [0, total_rows) minus the nulls whenever the files cover the range.
+ *    Results are clipped to [0, total_rows) when total_rows > 0.
+ *  - Cannot answer (*out NULL): LT/LE/GT/GE/ENDS_WITH/CONTAINS with a null
+ *    literal, with a fallback-scan-max-size <= 0, or when the selected files
+ *    exceed that budget; STARTS_WITH/ENDS_WITH/CONTAINS on non-string keys
+ *    or with a null literal. EQ/NE/NOT_IN with a null literal: empty; IN
+ *    ignores null literals. No file selected: empty.
+ *  - btree STARTS_WITH is exact ([prefix, next prefix) scan, as Java HEAD;
+ *    pypaimon answers all non-null rows); btree ENDS_WITH/CONTAINS answer
+ *    all non-null rows (superset, as Java). bitmap STARTS/ENDS_WITH and
+ *    CONTAINS match serialized key bytes exactly; an empty pattern = all
+ *    non-null rows.
+ *  - Compressed blocks: none, zstd, lz4 and lzo (LZO1X) are read.
+ * A bitmap writer with no row writes a valid empty index file (pypaimon and
+ * Java write none: the caller should not commit it; row_count is 0).
+ */
 
 #endif
