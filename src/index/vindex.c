@@ -504,7 +504,7 @@ typedef struct enc_ctx {
 	/* sq */
 	const float *mins, *maxs;
 	/* pq */
-	const float *pqc;
+	const float *pqc;    /* per sub: dsub x ksub, transposed */
 	size_t m, ksub, dsub;
 	uint8_t *codes;
 	size_t code_size;
@@ -537,7 +537,7 @@ static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 	enc_ctx *e = vc;
 	const pm_vkern *k = pm_vkern_get();
 	size_t i, s, j, d = e->d;
-	float r[4096];
+	float r[4096], dd[256];
 	float *buf = d <= 4096 ? r : pm_malloc(d * sizeof(float));
 	if (!buf)
 		return PAIMON_ENOMEM;
@@ -551,13 +551,13 @@ static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 			x = buf;
 		}
 		for (s = 0; s < e->m; s++) {
-			const float *xs = x + s * e->dsub, *cb = e->pqc + s * e->ksub * e->dsub;
+			const float *xs = x + s * e->dsub, *cbt = e->pqc + s * e->ksub * e->dsub;
 			float best = FLT_MAX;
 			size_t bj = 0;
+			k->l2_many_t(xs, cbt, e->ksub, e->dsub, dd);
 			for (j = 0; j < e->ksub; j++) {
-				float dd = k->l2(xs, cb + j * e->dsub, e->dsub);
-				if (dd < best) {
-					best = dd;
+				if (dd[j] < best) {
+					best = dd[j];
 					bj = j;
 				}
 			}
@@ -572,6 +572,16 @@ static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 	if (buf != r)
 		pm_free(buf);
 	return 0;
+}
+
+/* [sub][code][t] -> [sub][t][code] */
+static void transpose_codebooks(const float *pqc, size_t m, size_t ksub, size_t dsub, float *out)
+{
+	size_t s, j, t;
+	for (s = 0; s < m; s++)
+		for (j = 0; j < ksub; j++)
+			for (t = 0; t < dsub; t++)
+				out[s * ksub * dsub + t * ksub + j] = pqc[s * ksub * dsub + j * dsub + t];
 }
 
 typedef struct pqtrain_ctx {
@@ -615,7 +625,7 @@ int pm_vindex_build(const pm_vindex_build_opts *o, const float *vecs, const int6
 	const float *x, *tx;
 	int32_t *assign = NULL, *tassign = NULL;
 	uint8_t *codes = NULL;
-	float *gmin = NULL, *gmax = NULL, *lmin = NULL, *lmax = NULL, *pqc = NULL;
+	float *gmin = NULL, *gmax = NULL, *lmin = NULL, *lmax = NULL, *pqc = NULL, *pqct = NULL;
 	pm_vparts parts;
 	int rc = 0;
 
@@ -804,13 +814,19 @@ int pm_vindex_build(const pm_vindex_build_opts *o, const float *vecs, const int6
 		pt.niter = b.niter;
 		if ((rc = pm_vpar(b.threads, m, 1, pq_train_chunk, &pt)))
 			goto done;
+		pqct = pm_malloc(m * ksub * dsub * sizeof(float));
+		if (!pqct) {
+			rc = PAIMON_ENOMEM;
+			goto done;
+		}
+		transpose_codebooks(pqc, m, ksub, dsub, pqct);
 		memset(&e, 0, sizeof e);
 		e.x = x;
 		e.assign = assign;
 		e.cent = cent;
 		e.d = d;
 		e.residual = by_res;
-		e.pqc = pqc;
+		e.pqc = pqct;
 		e.m = m;
 		e.ksub = ksub;
 		e.dsub = dsub;
@@ -840,6 +856,7 @@ done:
 	pm_free(lmin);
 	pm_free(lmax);
 	pm_free(pqc);
+	pm_free(pqct);
 	return rc;
 }
 
@@ -864,6 +881,7 @@ struct pm_vindex {
 	size_t code_size;
 	float *opq;         /* d*d or NULL */
 	float *pqc;         /* m*ksub*dsub */
+	float *pqct;        /* the same, transposed per subquantizer */
 	pm_vffi_reader *ffi;
 };
 
@@ -926,6 +944,7 @@ void pm_vindex_close(pm_vindex *v)
 	pm_free(v->l_scales);
 	pm_free(v->opq);
 	pm_free(v->pqc);
+	pm_free(v->pqct);
 	pm_free(v);
 }
 
@@ -1153,6 +1172,12 @@ static int open_ivf(const src *s, pm_vindex *v, const uint8_t *h)
 		if ((rc = read_f32s(s, pos, np, v->pqc, "PQ centroids")))
 			goto done;
 		pos += np * 4;
+		v->pqct = pm_malloc(np * 4);
+		if (!v->pqct) {
+			rc = PAIMON_ENOMEM;
+			goto done;
+		}
+		transpose_codebooks(v->pqc, (size_t)v->m, (size_t)v->ksub, (size_t)v->dsub, v->pqct);
 	}
 	tab = pm_malloc(nl * 16);
 	v->lstart = pm_calloc(nl + 1, sizeof(int64_t));
@@ -1597,14 +1622,14 @@ static void pq_lut(const pm_vindex *v, const float *q, int32_t l, scratch *s)
 		x = s->tmp;
 	}
 	for (sub = 0; sub < m; sub++) {
-		const float *xs = x + sub * ds, *cb = v->pqc + sub * ks * ds;
+		const float *xs = x + sub * ds, *cbt = v->pqct + sub * ks * ds;
 		float *row = s->lut + sub * ks;
 		if (v->metric == PM_VMETRIC_IP) {
+			k->dot_many_t(xs, cbt, ks, ds, row);
 			for (j = 0; j < ks; j++)
-				row[j] = -k->dot(xs, cb + j * ds, ds);
+				row[j] = -row[j];
 		} else {
-			for (j = 0; j < ks; j++)
-				row[j] = k->l2(xs, cb + j * ds, ds);
+			k->l2_many_t(xs, cbt, ks, ds, row);
 		}
 	}
 }
@@ -1618,15 +1643,11 @@ static void scan_pq(const pm_vindex *v, const float *q, int32_t l, const pm_rb64
 	if (!cnt)
 		return;
 	pq_lut(v, q, l, s);
-	memset(acc, 0, cnt * sizeof(float));
 	if (v->ksub == 256) {
-		for (sub = 0; sub < cs; sub++) {
-			const uint8_t *col = codes + sub * cnt;
-			const float *row = s->lut + sub * ks;
-			for (i = 0; i < cnt; i++)
-				acc[i] += row[col[i]];
-		}
+		(void)ks;
+		pm_vkern_get()->pq_scan8(s->lut, codes, cnt, cs, acc);
 	} else {
+		memset(acc, 0, cnt * sizeof(float));
 		for (sub = 0; sub < cs; sub++) {
 			const uint8_t *col = codes + sub * cnt;
 			const float *lo = s->lut + (2 * sub) * 16, *hi = s->lut + (2 * sub + 1) * 16;

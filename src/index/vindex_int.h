@@ -27,6 +27,16 @@ typedef struct pm_vkern {
 	 * norm[lane] = sum (base + code*scale)^2 (norm may be NULL). */
 	void (*sq_dot)(const float *q, const float *base, const float *scale, const uint8_t *codes, size_t rows,
 		       size_t d, float *dot, float *norm);
+	/* Against nc points stored transposed (ct[t*nc + j], t < d):
+	 * out[j] = ||x - c_j||^2 (l2_many_t) or x . c_j (dot_many_t); fast for
+	 * small d such as PQ subvectors. */
+	void (*l2_many_t)(const float *x, const float *ct, size_t nc, size_t d, float *out);
+	void (*dot_many_t)(const float *x, const float *ct, size_t nc, size_t d, float *out);
+	/* 8-bit PQ scan of cnt codes stored codes[sub*cnt + i]: out[i] =
+	 * sum_sub lut[sub*256 + code]. */
+	void (*pq_scan8)(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out);
+	/* out[i*nc + j] = x_i . c_j for np points x (np*d) and nc points c. */
+	void (*dot_block)(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out);
 	const char *name;   /* "avx2" | "scalar" */
 } pm_vkern;
 

@@ -87,7 +87,56 @@ static void s_sq_dot(const float *q, const float *base, const float *scale, cons
 	}
 }
 
-static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, "scalar"};
+static void s_l2_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j, t;
+	for (j = 0; j < nc; j++)
+		out[j] = 0;
+	for (t = 0; t < d; t++) {
+		const float *row = ct + t * nc;
+		float xv = x[t];
+		for (j = 0; j < nc; j++) {
+			float e = xv - row[j];
+			out[j] += e * e;
+		}
+	}
+}
+
+static void s_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j, t;
+	for (j = 0; j < nc; j++)
+		out[j] = 0;
+	for (t = 0; t < d; t++) {
+		const float *row = ct + t * nc;
+		float xv = x[t];
+		for (j = 0; j < nc; j++)
+			out[j] += xv * row[j];
+	}
+}
+
+static void s_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
+{
+	size_t i, s;
+	for (i = 0; i < cnt; i++)
+		out[i] = 0;
+	for (s = 0; s < m; s++) {
+		const uint8_t *col = codes + s * cnt;
+		const float *row = lut + s * 256;
+		for (i = 0; i < cnt; i++)
+			out[i] += row[col[i]];
+	}
+}
+
+static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t i;
+	for (i = 0; i < np; i++)
+		s_dot_many(x + i * d, c, nc, d, out + i * nc);
+}
+
+static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, s_l2_many_t, s_dot_many_t,
+				     s_pq_scan8, s_dot_block, "scalar"};
 
 const pm_vkern *pm_vkern_scalar(void)
 {
@@ -245,7 +294,123 @@ AVX2 static void a_sq_dot(const float *q, const float *base, const float *scale,
 	}
 }
 
-static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, "avx2"};
+AVX2 static void a_l2_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j = 0, t;
+	for (; j + 8 <= nc; j += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (t = 0; t < d; t++) {
+			__m256 e = _mm256_sub_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j));
+			acc = _mm256_fmadd_ps(e, e, acc);
+		}
+		_mm256_storeu_ps(out + j, acc);
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		out[j] = a;
+	}
+}
+
+AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j = 0, t;
+	for (; j + 8 <= nc; j += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (t = 0; t < d; t++)
+			acc = _mm256_fmadd_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j), acc);
+		_mm256_storeu_ps(out + j, acc);
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++)
+			a += x[t] * ct[t * nc + j];
+		out[j] = a;
+	}
+}
+
+AVX2 static void a_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
+{
+	size_t i = 0, s;
+	for (; i + 8 <= cnt; i += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (s = 0; s < m; s++) {
+			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(codes + s * cnt + i));
+			__m256i idx = _mm256_cvtepu8_epi32(b);
+			acc = _mm256_add_ps(acc, _mm256_i32gather_ps(lut + s * 256, idx, 4));
+		}
+		_mm256_storeu_ps(out + i, acc);
+	}
+	for (; i < cnt; i++) {
+		float a = 0;
+		for (s = 0; s < m; s++)
+			a += lut[s * 256 + codes[s * cnt + i]];
+		out[i] = a;
+	}
+}
+
+/* 3 points x 4 centroids per tile: 7 loads feed 12 FMAs */
+AVX2 static void a_dot_block(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t i = 0;
+	if (d % 8 == 0) {
+		for (; i + 3 <= np; i += 3) {
+			const float *x0 = x + i * d, *x1 = x0 + d, *x2 = x1 + d;
+			size_t j = 0;
+			for (; j + 4 <= nc; j += 4) {
+				const float *c0 = c + j * d, *c1 = c0 + d, *c2 = c1 + d, *c3 = c2 + d;
+				__m256 a00 = _mm256_setzero_ps(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00,
+				       a12 = a00, a13 = a00, a20 = a00, a21 = a00, a22 = a00, a23 = a00;
+				size_t t;
+				for (t = 0; t < d; t += 8) {
+					__m256 v0 = _mm256_loadu_ps(x0 + t), v1 = _mm256_loadu_ps(x1 + t),
+					       v2 = _mm256_loadu_ps(x2 + t), w;
+					w = _mm256_loadu_ps(c0 + t);
+					a00 = _mm256_fmadd_ps(v0, w, a00);
+					a10 = _mm256_fmadd_ps(v1, w, a10);
+					a20 = _mm256_fmadd_ps(v2, w, a20);
+					w = _mm256_loadu_ps(c1 + t);
+					a01 = _mm256_fmadd_ps(v0, w, a01);
+					a11 = _mm256_fmadd_ps(v1, w, a11);
+					a21 = _mm256_fmadd_ps(v2, w, a21);
+					w = _mm256_loadu_ps(c2 + t);
+					a02 = _mm256_fmadd_ps(v0, w, a02);
+					a12 = _mm256_fmadd_ps(v1, w, a12);
+					a22 = _mm256_fmadd_ps(v2, w, a22);
+					w = _mm256_loadu_ps(c3 + t);
+					a03 = _mm256_fmadd_ps(v0, w, a03);
+					a13 = _mm256_fmadd_ps(v1, w, a13);
+					a23 = _mm256_fmadd_ps(v2, w, a23);
+				}
+				out[i * nc + j] = hsum8(a00);
+				out[i * nc + j + 1] = hsum8(a01);
+				out[i * nc + j + 2] = hsum8(a02);
+				out[i * nc + j + 3] = hsum8(a03);
+				out[(i + 1) * nc + j] = hsum8(a10);
+				out[(i + 1) * nc + j + 1] = hsum8(a11);
+				out[(i + 1) * nc + j + 2] = hsum8(a12);
+				out[(i + 1) * nc + j + 3] = hsum8(a13);
+				out[(i + 2) * nc + j] = hsum8(a20);
+				out[(i + 2) * nc + j + 1] = hsum8(a21);
+				out[(i + 2) * nc + j + 2] = hsum8(a22);
+				out[(i + 2) * nc + j + 3] = hsum8(a23);
+			}
+			for (; j < nc; j++) {
+				out[i * nc + j] = a_dot(x0, c + j * d, d);
+				out[(i + 1) * nc + j] = a_dot(x1, c + j * d, d);
+				out[(i + 2) * nc + j] = a_dot(x2, c + j * d, d);
+			}
+		}
+	}
+	for (; i < np; i++)
+		a_dot_many(x + i * d, c, nc, d, out + i * nc);
+}
+
+static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, a_l2_many_t, a_dot_many_t,
+				   a_pq_scan8, a_dot_block, "avx2"};
 #endif
 
 static const pm_vkern *chosen = &scalar_kern;

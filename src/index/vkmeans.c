@@ -123,36 +123,52 @@ static size_t rand_below(uint64_t *st, size_t n)
 /* --------------------------------------------------------- assignment */
 
 typedef struct assign_ctx {
-	const float *x, *c, *cnorm;
+	const float *x, *c, *ct, *cnorm;
 	size_t d, k;
 	int32_t *assign;
 	float *dist;
 } assign_ctx;
 
+#define ASSIGN_BLOCK 48   /* points per dot_block call (16 tiles of 3) */
+
 static int assign_chunk(void *vctx, size_t lo, size_t hi)
 {
 	assign_ctx *a = vctx;
 	const pm_vkern *kern = pm_vkern_get();
-	float *dots = pm_malloc(a->k * sizeof(float));
-	size_t i, j;
+	float *dots = pm_malloc(a->k * ASSIGN_BLOCK * sizeof(float));
+	size_t i, j, b;
 	if (!dots)
 		return PAIMON_ENOMEM;
-	for (i = lo; i < hi; i++) {
-		const float *xi = a->x + i * a->d;
-		float xn = kern->dot(xi, xi, a->d), best = FLT_MAX;
-		int32_t bj = 0;
-		kern->dot_many(xi, a->c, a->k, a->d, dots);
-		for (j = 0; j < a->k; j++) {
-			float dd = a->cnorm[j] - 2.0f * dots[j];
-			if (dd < best) {
-				best = dd;
-				bj = (int32_t)j;
+	for (b = lo; b < hi; b += ASSIGN_BLOCK) {
+		size_t np = hi - b < ASSIGN_BLOCK ? hi - b : ASSIGN_BLOCK;
+		if (!a->ct)
+			kern->dot_block(a->x + b * a->d, np, a->c, a->k, a->d, dots);
+		for (i = 0; i < np; i++) {
+			const float *xi = a->x + (b + i) * a->d, *row = dots + i * a->k;
+			float best = FLT_MAX;
+			int32_t bj = 0;
+			if (a->ct) {
+				/* small d: exact squared L2 against transposed centroids */
+				kern->l2_many_t(xi, a->ct, a->k, a->d, dots);
+				row = dots;
+				for (j = 0; j < a->k; j++)
+					if (row[j] < best) {
+						best = row[j];
+						bj = (int32_t)j;
+					}
+			} else {
+				for (j = 0; j < a->k; j++) {
+					float dd = a->cnorm[j] - 2.0f * row[j];
+					if (dd < best) {
+						best = dd;
+						bj = (int32_t)j;
+					}
+				}
+				best += kern->dot(xi, xi, a->d);
 			}
-		}
-		a->assign[i] = bj;
-		if (a->dist) {
-			float v = best + xn;
-			a->dist[i] = v < 0 ? 0 : v;
+			a->assign[b + i] = bj;
+			if (a->dist)
+				a->dist[b + i] = best < 0 ? 0 : best;
 		}
 	}
 	pm_free(dots);
@@ -163,23 +179,35 @@ int pm_vassign(const float *x, size_t n, size_t d, const float *c, size_t k, int
 	       float *dist)
 {
 	const pm_vkern *kern = pm_vkern_get();
-	float *cnorm = pm_malloc(k * sizeof(float));
+	float *cnorm = pm_malloc(k * sizeof(float)), *ct = NULL;
 	assign_ctx a;
-	size_t j;
+	size_t j, t;
 	int rc;
 	if (!cnorm)
 		return PAIMON_ENOMEM;
 	for (j = 0; j < k; j++)
 		cnorm[j] = kern->dot(c + j * d, c + j * d, d);
+	if (d < 16) {
+		ct = pm_malloc(k * d * sizeof(float));
+		if (!ct) {
+			pm_free(cnorm);
+			return PAIMON_ENOMEM;
+		}
+		for (j = 0; j < k; j++)
+			for (t = 0; t < d; t++)
+				ct[t * k + j] = c[j * d + t];
+	}
 	a.x = x;
 	a.c = c;
+	a.ct = ct;
 	a.cnorm = cnorm;
 	a.d = d;
 	a.k = k;
 	a.assign = assign;
 	a.dist = dist;
-	rc = pm_vpar(threads, n, 256, assign_chunk, &a);
+	rc = pm_vpar(threads, n, 240, assign_chunk, &a);
 	pm_free(cnorm);
+	pm_free(ct);
 	return rc;
 }
 

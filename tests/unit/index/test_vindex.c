@@ -618,6 +618,34 @@ static void t_kernels(void)
 			}
 		}
 	}
+	/* transposed small-d kernels, the PQ scan and the point x centroid block */
+	{
+		float ct[4 * 37], e1[37], e2[37], lut[4 * 256], blk1[7 * 9], blk2[7 * 9];
+		uint8_t pc[4 * 21];
+		size_t j;
+		for (i = 0; i < 4 * 37; i++)
+			ct[i] = grand();
+		for (i = 0; i < 4 * 256; i++)
+			lut[i] = grand();
+		for (i = 0; i < sizeof pc; i++)
+			pc[i] = (uint8_t)(pm_vrand(&rng_state) & 255);
+		s->l2_many_t(x, ct, 37, 4, e1);
+		a->l2_many_t(x, ct, 37, 4, e2);
+		for (j = 0; j < 37; j++)
+			CHECK(fabsf(e1[j] - e2[j]) <= 1e-4f * (1 + fabsf(e1[j])));
+		s->dot_many_t(x, ct, 37, 4, e1);
+		a->dot_many_t(x, ct, 37, 4, e2);
+		for (j = 0; j < 37; j++)
+			CHECK(fabsf(e1[j] - e2[j]) <= 1e-4f * (1 + fabsf(e1[j])));
+		s->pq_scan8(lut, pc, 21, 4, e1);
+		a->pq_scan8(lut, pc, 21, 4, e2);
+		for (j = 0; j < 21; j++)
+			CHECK(fabsf(e1[j] - e2[j]) <= 1e-4f * (1 + fabsf(e1[j])));
+		s->dot_block(y, 7, y + 16 * 8, 9, 16, blk1);
+		a->dot_block(y, 7, y + 16 * 8, 9, 16, blk2);
+		for (j = 0; j < 63; j++)
+			CHECK(fabsf(blk1[j] - blk2[j]) <= 1e-4f * (1 + fabsf(blk1[j])));
+	}
 	{
 		float v[3] = {3, 0, 4}, z[3] = {0, 0, 0};
 		pm_vnormalize(v, 3);
