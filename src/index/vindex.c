@@ -537,7 +537,7 @@ static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 	enc_ctx *e = vc;
 	const pm_vkern *k = pm_vkern_get();
 	size_t i, s, j, d = e->d;
-	float r[4096], dd[256];
+	float r[4096];
 	float *buf = d <= 4096 ? r : pm_malloc(d * sizeof(float));
 	if (!buf)
 		return PAIMON_ENOMEM;
@@ -552,15 +552,8 @@ static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 		}
 		for (s = 0; s < e->m; s++) {
 			const float *xs = x + s * e->dsub, *cbt = e->pqc + s * e->ksub * e->dsub;
-			float best = FLT_MAX;
-			size_t bj = 0;
-			k->l2_many_t(xs, cbt, e->ksub, e->dsub, dd);
-			for (j = 0; j < e->ksub; j++) {
-				if (dd[j] < best) {
-					best = dd[j];
-					bj = j;
-				}
-			}
+			float best;
+			size_t bj = k->l2_argmin_t(xs, cbt, e->ksub, e->dsub, &best);
 			if (e->ksub == 256)
 				out[s] = (uint8_t)bj;
 			else if (s % 2 == 0)
@@ -882,6 +875,10 @@ struct pm_vindex {
 	float *opq;         /* d*d or NULL */
 	float *pqc;         /* m*ksub*dsub */
 	float *pqct;        /* the same, transposed per subquantizer */
+	/* L2 on residuals: ||q-c-p||^2 = ||q-c||^2 + (||p||^2 + 2<c,p>) - 2<q,p>;
+	 * the middle term per list (nlist*m*ksub), as faiss's precomputed
+	 * tables, so a list's table is one add of the query's -2<q,p> */
+	float *pqterm;
 	pm_vffi_reader *ffi;
 };
 
@@ -945,6 +942,7 @@ void pm_vindex_close(pm_vindex *v)
 	pm_free(v->opq);
 	pm_free(v->pqc);
 	pm_free(v->pqct);
+	pm_free(v->pqterm);
 	pm_free(v);
 }
 
@@ -1178,6 +1176,28 @@ static int open_ivf(const src *s, pm_vindex *v, const uint8_t *h)
 			goto done;
 		}
 		transpose_codebooks(v->pqc, (size_t)v->m, (size_t)v->ksub, (size_t)v->dsub, v->pqct);
+		if (v->by_residual && v->metric != PM_VMETRIC_IP && (uint64_t)nl * (uint64_t)v->m * (uint64_t)v->ksub <= (64u << 20)) {
+			size_t ms = (size_t)v->m, ks = (size_t)v->ksub, ds = (size_t)v->dsub, sub, j;
+			const pm_vkern *kk = pm_vkern_get();
+			float *pn = pm_malloc(ms * ks * 4);
+			v->pqterm = pm_malloc(nl * ms * ks * 4);
+			if (!pn || !v->pqterm) {
+				pm_free(pn);
+				rc = PAIMON_ENOMEM;
+				goto done;
+			}
+			for (sub = 0; sub < ms; sub++)
+				for (j = 0; j < ks; j++)
+					pn[sub * ks + j] = kk->dot(v->pqc + (sub * ks + j) * ds, v->pqc + (sub * ks + j) * ds, ds);
+			for (l = 0; l < nl; l++)
+				for (sub = 0; sub < ms; sub++) {
+					float *row = v->pqterm + (l * ms + sub) * ks;
+					kk->dot_many_t(v->centroids + l * d + sub * ds, v->pqct + sub * ks * ds, ks, ds, row);
+					for (j = 0; j < ks; j++)
+						row[j] = pn[sub * ks + j] + 2.0f * row[j];
+				}
+			pm_free(pn);
+		}
 	}
 	tab = pm_malloc(nl * 16);
 	v->lstart = pm_calloc(nl + 1, sizeof(int64_t));
@@ -1481,6 +1501,8 @@ typedef struct scratch {
 	float *cd;       /* nlist coarse distances */
 	int32_t *probe;  /* nlist */
 	float *lut;      /* m*ksub */
+	float *ipq;      /* m*ksub: -2<q,p> when v->pqterm */
+	float qn;        /* ||q||^2 */
 	float *dist;     /* block distances (>= 32, or list size for pq) */
 	float *norm;
 	size_t dist_cap;
@@ -1639,10 +1661,18 @@ static void scan_pq(const pm_vindex *v, const float *q, int32_t l, const pm_rb64
 	int64_t r0 = v->lstart[l], r1 = v->lstart[l + 1];
 	size_t cnt = (size_t)(r1 - r0), cs = v->code_size, sub, i, ks = (size_t)v->ksub;
 	const uint8_t *codes = v->codes + (size_t)r0 * cs;
-	float *acc = s->dist;
+	float *acc = s->dist, base = 0;
 	if (!cnt)
 		return;
-	pq_lut(v, q, l, s);
+	if (v->pqterm) {
+		size_t nt = (size_t)v->m * ks, t;
+		const float *term = v->pqterm + (size_t)l * nt;
+		for (t = 0; t < nt; t++)
+			s->lut[t] = term[t] + s->ipq[t];
+		base = s->cd[l] + s->qn;
+	} else {
+		pq_lut(v, q, l, s);
+	}
 	if (v->ksub == 256) {
 		(void)ks;
 		pm_vkern_get()->pq_scan8(s->lut, codes, cnt, cs, acc);
@@ -1657,8 +1687,9 @@ static void scan_pq(const pm_vindex *v, const float *q, int32_t l, const pm_rb64
 	}
 	for (i = 0; i < cnt; i++) {
 		int64_t id = v->ids[r0 + (int64_t)i];
-		if (acc[i] < topk_worst(&s->t) && (!f || pass_filter(f, id)))
-			topk_push(&s->t, acc[i], id);
+		float dd = acc[i] + base;
+		if (dd < topk_worst(&s->t) && (!f || pass_filter(f, id)))
+			topk_push(&s->t, v->pqterm && dd < 0 ? 0 : dd, id);
 	}
 }
 
@@ -1678,10 +1709,12 @@ static int scratch_init(const pm_vindex *v, int k, scratch *s)
 	s->dist = pm_malloc(maxl * sizeof(float));
 	s->norm = pm_malloc(32 * sizeof(float));
 	s->lut = pm_malloc((v->kind == PM_VKIND_PQ ? (size_t)v->m * (size_t)v->ksub : 1) * sizeof(float));
+	s->ipq = pm_malloc((v->kind == PM_VKIND_PQ ? (size_t)v->m * (size_t)v->ksub : 1) * sizeof(float));
 	s->t.k = k;
 	s->t.d = pm_malloc((size_t)k * sizeof(float));
 	s->t.id = pm_malloc((size_t)k * sizeof(int64_t));
-	if (!s->qbuf || !s->tmp || !s->cd || !s->probe || !s->dist || !s->norm || !s->lut || !s->t.d || !s->t.id)
+	if (!s->qbuf || !s->tmp || !s->cd || !s->probe || !s->dist || !s->norm || !s->lut || !s->ipq || !s->t.d ||
+	    !s->t.id)
 		return PAIMON_ENOMEM;
 	return 0;
 }
@@ -1695,6 +1728,7 @@ static void scratch_free(scratch *s)
 	pm_free(s->dist);
 	pm_free(s->norm);
 	pm_free(s->lut);
+	pm_free(s->ipq);
 	pm_free(s->t.d);
 	pm_free(s->t.id);
 }
@@ -1714,6 +1748,16 @@ static void search_one(const sctx *c, size_t qi, scratch *s)
 		memcpy(s->qbuf, s->tmp, d * sizeof(float));
 	}
 	select_probes(v, s->qbuf, np, s);
+	if (v->pqterm) {
+		size_t ms = (size_t)v->m, ks = (size_t)v->ksub, ds = (size_t)v->dsub, sub, t;
+		s->qn = pm_vkern_get()->dot(s->qbuf, s->qbuf, d);
+		for (sub = 0; sub < ms; sub++) {
+			float *row = s->ipq + sub * ks;
+			pm_vkern_get()->dot_many_t(s->qbuf + sub * ds, v->pqct + sub * ks * ds, ks, ds, row);
+			for (t = 0; t < ks; t++)
+				row[t] *= -2.0f;
+		}
+	}
 	s->t.n = 0;
 	for (p = 0; p < np && p < v->nlist; p++) {
 		int32_t l = s->probe[p];

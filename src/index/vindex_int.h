@@ -32,6 +32,9 @@ typedef struct pm_vkern {
 	 * small d such as PQ subvectors. */
 	void (*l2_many_t)(const float *x, const float *ct, size_t nc, size_t d, float *out);
 	void (*dot_many_t)(const float *x, const float *ct, size_t nc, size_t d, float *out);
+	/* index of the nearest of the nc transposed points (lowest on ties);
+	 * *best receives its squared L2 */
+	size_t (*l2_argmin_t)(const float *x, const float *ct, size_t nc, size_t d, float *best);
 	/* 8-bit PQ scan of cnt codes stored codes[sub*cnt + i]: out[i] =
 	 * sum_sub lut[sub*256 + code]. */
 	void (*pq_scan8)(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out);

@@ -4,6 +4,7 @@
  * so the rest of the library needs no -mavx2), picked once at run time from
  * the CPU's feature bits.
  */
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -102,6 +103,25 @@ static void s_l2_many_t(const float *x, const float *ct, size_t nc, size_t d, fl
 	}
 }
 
+static size_t s_l2_argmin_t(const float *x, const float *ct, size_t nc, size_t d, float *best)
+{
+	size_t j, t, bj = 0;
+	float b = FLT_MAX;
+	for (j = 0; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		if (a < b) {
+			b = a;
+			bj = j;
+		}
+	}
+	*best = b;
+	return bj;
+}
+
 static void s_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
 {
 	size_t j, t;
@@ -135,7 +155,7 @@ static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, si
 		s_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
-static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, s_l2_many_t, s_dot_many_t,
+static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, s_l2_many_t, s_dot_many_t, s_l2_argmin_t,
 				     s_pq_scan8, s_dot_block, "scalar"};
 
 const pm_vkern *pm_vkern_scalar(void)
@@ -315,6 +335,51 @@ AVX2 static void a_l2_many_t(const float *x, const float *ct, size_t nc, size_t 
 	}
 }
 
+AVX2 static size_t a_l2_argmin_t(const float *x, const float *ct, size_t nc, size_t d, float *best)
+{
+	size_t j = 0, t, bj = 0;
+	float b = FLT_MAX;
+	if (nc >= 8) {
+		__m256 bv = _mm256_set1_ps(FLT_MAX);
+		__m256i bi = _mm256_setzero_si256(), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+			step = _mm256_set1_epi32(8);
+		float lanes[8];
+		int li[8], l;
+		for (; j + 8 <= nc; j += 8) {
+			__m256 acc = _mm256_setzero_ps(), lt;
+			for (t = 0; t < d; t++) {
+				__m256 e = _mm256_sub_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j));
+				acc = _mm256_fmadd_ps(e, e, acc);
+			}
+			lt = _mm256_cmp_ps(acc, bv, _CMP_LT_OQ);
+			bv = _mm256_blendv_ps(bv, acc, lt);
+			bi = _mm256_castps_si256(
+				_mm256_blendv_ps(_mm256_castsi256_ps(bi), _mm256_castsi256_ps(idx), lt));
+			idx = _mm256_add_epi32(idx, step);
+		}
+		_mm256_storeu_ps(lanes, bv);
+		_mm256_storeu_si256((__m256i *)(void *)li, bi);
+		for (l = 0; l < 8; l++)
+			if (lanes[l] < b || (lanes[l] == b && (size_t)li[l] < bj)) {
+				b = lanes[l];
+				bj = (size_t)li[l];
+			}
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		if (a < b) {
+			b = a;
+			bj = j;
+		}
+	}
+	*best = b;
+	return bj;
+}
+
 AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
 {
 	size_t j = 0, t;
@@ -409,7 +474,7 @@ AVX2 static void a_dot_block(const float *x, size_t np, const float *c, size_t n
 		a_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
-static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, a_l2_many_t, a_dot_many_t,
+static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, a_l2_many_t, a_dot_many_t, a_l2_argmin_t,
 				   a_pq_scan8, a_dot_block, "avx2"};
 #endif
 

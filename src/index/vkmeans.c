@@ -149,13 +149,7 @@ static int assign_chunk(void *vctx, size_t lo, size_t hi)
 			int32_t bj = 0;
 			if (a->ct) {
 				/* small d: exact squared L2 against transposed centroids */
-				kern->l2_many_t(xi, a->ct, a->k, a->d, dots);
-				row = dots;
-				for (j = 0; j < a->k; j++)
-					if (row[j] < best) {
-						best = row[j];
-						bj = (int32_t)j;
-					}
+				bj = (int32_t)kern->l2_argmin_t(xi, a->ct, a->k, a->d, &best);
 			} else {
 				for (j = 0; j < a->k; j++) {
 					float dd = a->cnorm[j] - 2.0f * row[j];

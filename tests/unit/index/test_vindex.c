@@ -637,6 +637,14 @@ static void t_kernels(void)
 		a->dot_many_t(x, ct, 37, 4, e2);
 		for (j = 0; j < 37; j++)
 			CHECK(fabsf(e1[j] - e2[j]) <= 1e-4f * (1 + fabsf(e1[j])));
+		{
+			float b1, b2;
+			size_t i1 = s->l2_argmin_t(x, ct, 37, 4, &b1), i2 = a->l2_argmin_t(x, ct, 37, 4, &b2);
+			CHECK(i1 == i2 && fabsf(b1 - b2) <= 1e-4f * (1 + b1));
+			s->l2_many_t(x, ct, 37, 4, e1);
+			for (j = 0; j < 37; j++)
+				CHECK(e1[j] >= e1[i1] - 1e-5f);
+		}
 		s->pq_scan8(lut, pc, 21, 4, e1);
 		a->pq_scan8(lut, pc, 21, 4, e2);
 		for (j = 0; j < 21; j++)
