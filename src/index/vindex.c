@@ -37,11 +37,6 @@
 #define HDR 64
 #define SQ_BLOCK 32
 
-/* Row filters use the rb64 bitmaps (index/rb64.c, another branch): weak
- * until that lands, so this file links without it (a filter is then
- * refused with PAIMON_EUNSUPPORTED). */
-#pragma weak pm_rb64_contains
-#pragma weak pm_rb64_cardinality
 
 /* ------------------------------------------------------------- names */
 
@@ -375,6 +370,7 @@ typedef struct bopts {
 	uint64_t seed;
 	int threads;
 	int niter;
+	int sample_set;         /* train.sample-ratio given */
 } bopts;
 
 static int opt_int(const pm_strmap *m, const char *key, long long lo, long long hi, long long *v, int *set)
@@ -453,6 +449,7 @@ static int parse_bopts(const pm_vindex_build_opts *o, int is_pq, bopts *b)
 		if (!(dv > 0 && dv <= 1))
 			return pm_err(PAIMON_EINVAL, "vector index option 'train.sample-ratio': %g is not in (0, 1]", dv);
 		b->sample_ratio = dv;
+		b->sample_set = 1;
 	}
 	if (!is_pq)
 		return 0;
@@ -660,9 +657,16 @@ int pm_vindex_build(const pm_vindex_build_opts *o, const float *vecs, const int6
 		x = pre;
 	}
 	nl = b.nlist ? (size_t)b.nlist : (size_t)pm_vindex_auto_nlist((int64_t)n);
-	/* the training sample: evenly spaced rows (train.sample-ratio) */
+	/* the training sample: evenly spaced rows, train.sample-ratio of them,
+	 * else vindex's default_training_vector_count (autotune.rs):
+	 * min(n, max(65536, 64 * nlist)) */
 	ns = n;
 	tx = x;
+	if (b.sample_ratio >= 1.0 && !b.sample_set) {
+		size_t cap = nl * 64 > 65536 ? nl * 64 : 65536;
+		if (cap < n)
+			b.sample_ratio = (double)cap / (double)n;
+	}
 	if (b.sample_ratio < 1.0) {
 		ns = (size_t)ceil((double)n * b.sample_ratio);
 		if (ns < 1)
@@ -1490,6 +1494,8 @@ typedef struct sctx {
 	const float *q;
 	size_t nq;
 	int k, nprobe;
+	int expand;          /* automatic nprobe: widen until `required` hits */
+	int64_t required;
 	const pm_rb64 *filter;
 	int64_t *ids;
 	float *dists;
@@ -1502,6 +1508,7 @@ typedef struct scratch {
 	int32_t *probe;  /* nlist */
 	float *lut;      /* m*ksub */
 	float *ipq;      /* m*ksub: -2<q,p> when v->pqterm */
+	uint8_t *seen;   /* nlist: lists scanned for this query */
 	float qn;        /* ||q||^2 */
 	float *dist;     /* block distances (>= 32, or list size for pq) */
 	float *norm;
@@ -1706,6 +1713,7 @@ static int scratch_init(const pm_vindex *v, int k, scratch *s)
 	s->tmp = pm_malloc(d * sizeof(float));
 	s->cd = pm_malloc(nl * sizeof(float));
 	s->probe = pm_malloc(nl * sizeof(int32_t));
+	s->seen = pm_malloc(nl);
 	s->dist = pm_malloc(maxl * sizeof(float));
 	s->norm = pm_malloc(32 * sizeof(float));
 	s->lut = pm_malloc((v->kind == PM_VKIND_PQ ? (size_t)v->m * (size_t)v->ksub : 1) * sizeof(float));
@@ -1713,7 +1721,7 @@ static int scratch_init(const pm_vindex *v, int k, scratch *s)
 	s->t.k = k;
 	s->t.d = pm_malloc((size_t)k * sizeof(float));
 	s->t.id = pm_malloc((size_t)k * sizeof(int64_t));
-	if (!s->qbuf || !s->tmp || !s->cd || !s->probe || !s->dist || !s->norm || !s->lut || !s->ipq || !s->t.d ||
+	if (!s->qbuf || !s->tmp || !s->cd || !s->probe || !s->seen || !s->dist || !s->norm || !s->lut || !s->ipq || !s->t.d ||
 	    !s->t.id)
 		return PAIMON_ENOMEM;
 	return 0;
@@ -1725,6 +1733,7 @@ static void scratch_free(scratch *s)
 	pm_free(s->tmp);
 	pm_free(s->cd);
 	pm_free(s->probe);
+	pm_free(s->seen);
 	pm_free(s->dist);
 	pm_free(s->norm);
 	pm_free(s->lut);
@@ -1759,14 +1768,26 @@ static void search_one(const sctx *c, size_t qi, scratch *s)
 		}
 	}
 	s->t.n = 0;
-	for (p = 0; p < np && p < v->nlist; p++) {
-		int32_t l = s->probe[p];
-		if (v->kind == PM_VKIND_FLAT)
-			scan_flat(v, s->qbuf, l, c->filter, s);
-		else if (v->kind == PM_VKIND_SQ)
-			scan_sq(v, s->qbuf, l, c->filter, s);
-		else
-			scan_pq(v, s->qbuf, l, c->filter, s);
+	memset(s->seen, 0, (size_t)v->nlist);
+	for (;;) {
+		for (p = 0; p < np && p < v->nlist; p++) {
+			int32_t l = s->probe[p];
+			if (s->seen[l])
+				continue;
+			s->seen[l] = 1;
+			if (v->kind == PM_VKIND_FLAT)
+				scan_flat(v, s->qbuf, l, c->filter, s);
+			else if (v->kind == PM_VKIND_SQ)
+				scan_sq(v, s->qbuf, l, c->filter, s);
+			else
+				scan_pq(v, s->qbuf, l, c->filter, s);
+		}
+		/* vindex (index.rs progressive_ivf_batch_search): an automatic
+		 * width doubles while a query has fewer than min(k, matches) hits */
+		if (!c->expand || np >= v->nlist || s->t.n >= c->required)
+			break;
+		np = np * 2 < v->nlist ? np * 2 : v->nlist;
+		select_probes(v, s->qbuf, np, s);
 	}
 	topk_emit(&s->t, c->ids + qi * (size_t)c->k, c->dists + qi * (size_t)c->k);
 }
@@ -1799,8 +1820,6 @@ int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const
 		return 0;
 	if (v->kind == PM_VKIND_FFI)
 		return pm_vffi_search(v->ffi, queries, nq, k, o, filter, ids, dists);
-	if (filter && !pm_rb64_contains)
-		return pm_err(PAIMON_EUNSUPPORTED, "vector search on '%s': row filters need the rb64 bitmaps", v->path);
 	if (nprobe == 0)
 		nprobe = pm_vindex_auto_nprobe(v->nlist, v->total, k,
 					       filter ? (int64_t)pm_rb64_cardinality(filter) : -1);
@@ -1811,6 +1830,12 @@ int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const
 	c.nq = nq;
 	c.k = k;
 	c.nprobe = nprobe;
+	c.expand = !o || o->nprobe == 0;
+	c.required = k;
+	if (filter && (int64_t)pm_rb64_cardinality(filter) < c.required)
+		c.required = (int64_t)pm_rb64_cardinality(filter);
+	if (v->total < c.required)
+		c.required = v->total;
 	c.filter = filter;
 	c.ids = ids;
 	c.dists = dists;

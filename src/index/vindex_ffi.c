@@ -25,9 +25,6 @@
 #include "core/mem.h"
 #include "index/vindex_int.h"
 
-#pragma weak pm_rb64_serialize
-#pragma weak pm_rb64_copy
-#pragma weak pm_rb64_free
 
 #define LIB_NAME "libpaimon_vindex_ffi.so"
 #define HOW_TO "install it with `pip install paimon-vindex==0.5.0` and set PAIMONC_VINDEX_LIB to its libpaimon_vindex_ffi.so"
@@ -454,8 +451,6 @@ int pm_vffi_search(pm_vffi_reader *r, const float *queries, size_t nq, int k, co
 		p.width = (size_t)o->l_search;
 	}
 	if (filter) {
-		if (!pm_rb64_serialize)
-			return pm_err(PAIMON_EUNSUPPORTED, "vector search on '%s': row filters need the rb64 bitmaps", r->path);
 		pm_rb64 *cp = NULL;   /* serializing run-optimizes: work on a copy */
 		if ((rc = pm_rb64_copy(filter, &cp)))
 			return rc;

@@ -261,6 +261,18 @@ def test_filter_matches_vindex(driver, tmp_path, data):
         pytest.skip("rb64 is not linked in yet")
     got, _ = c_search(driver, tmp_path, path, q, K, nl, filt=allow)
     assert np.array_equal(got, want)
+    # a sparse filter with the automatic width: both widen nprobe until k hits
+    sparse = [int(v) for v in ids[::397]]
+    want, _, _ = vindex_search(blob, q, K, 0, treemap_bytes(sparse))
+    got, _ = c_search(driver, tmp_path, path, q, K, 0, filt=sparse)
+    assert (want >= 0).all()
+    assert np.array_equal(got, want)
+    # our filtered search on our own file agrees with vindex's on it
+    ours = tmp_path / "ours.index"
+    c_build(driver, tmp_path, "ivf-sq", "cosine", x, ids, ours)
+    want, _, _ = vindex_search(ours.read_bytes(), q, K, 0, treemap_bytes(allow))
+    got, _ = c_search(driver, tmp_path, ours, q, K, 0, filt=allow)
+    assert overlap(got, want) >= 0.97
 
 
 def test_library_types_through_ffi(driver, tmp_path, data):

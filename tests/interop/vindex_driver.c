@@ -27,9 +27,6 @@
 #include "io/fileio.h"
 #include "paimonc/common.h"
 
-#pragma weak pm_rb64_new
-#pragma weak pm_rb64_add
-#pragma weak pm_rb64_free
 
 static double now(void)
 {
@@ -163,8 +160,6 @@ static int cmd_search(int argc, char **argv)
 	if (argc > 10) {
 		size_t fl;
 		int64_t *f = slurp(argv[10], &fl);
-		if (!pm_rb64_new)
-			return fprintf(stderr, "error UNSUPPORTED: rb64 is not linked in\n"), 2;
 		if ((rc = pm_rb64_new(&filter)))
 			return fail(rc);
 		for (i = 0; i < fl / 8; i++)

@@ -21,11 +21,6 @@
 #include "index/vindex_int.h"
 #include "test.h"
 
-/* rb64 lives on another branch until it is merged: filter tests skip
- * without it */
-#pragma weak pm_rb64_new
-#pragma weak pm_rb64_add
-#pragma weak pm_rb64_free
 
 /* ------------------------------------------------------------ helpers */
 
@@ -539,10 +534,6 @@ static void t_filter(void)
 	pm_rb64 *f = NULL;
 	pm_vindex *v;
 	size_t i;
-	if (!pm_rb64_new) {
-		printf("skip t_filter: rb64 is not linked in yet\n");
-		return;
-	}
 	x = clustered(n + nq, d, 10, 11);
 	qs = x + n * d;
 	ids = malloc(n * 8);
@@ -564,6 +555,18 @@ static void t_filter(void)
 				CHECK(got[q * 10 + (size_t)j] % 2 == 0);
 		}
 		CHECK(recall(got, want, nq, k) >= 0.999);
+		/* a sparse filter with the automatic width widens until k hits */
+		{
+			pm_rb64 *sp = NULL;
+			pm_vindex_search_opts aut = {0, 0, 2};
+			CHECK_OK(pm_rb64_new(&sp));
+			for (i = 5; i < n + 5; i += 101)
+				pm_rb64_add(sp, i);
+			CHECK_OK(pm_vindex_search(v, qs, nq, k, &aut, sp, got, dist));
+			for (q = 0; q < nq * 10; q++)
+				CHECK(got[q] >= 0 && (got[q] - 5) % 101 == 0);
+			pm_rb64_free(sp);
+		}
 		pm_vindex_close(v);
 	}
 	pm_rb64_free(f);
