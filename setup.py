@@ -34,6 +34,9 @@ if _layer_has_sources("meta"):
 # dlopen of the optional vortex shim (format/vortex); in libc on glibc >= 2.34.
 if _layer_has_sources("format/vortex"):
     LIBRARIES += ["dl"]
+# index/: libm for the vector distances, dlopen of libpaimon_vindex_ffi.
+if _layer_has_sources("index"):
+    LIBRARIES += ["m", "dl", "pthread"]
 # libdeflate (optional): a CRC-32 about twice zlib's (core/crc32.c).
 DEFINES = [("_GNU_SOURCE", None)]
 def _have_pkg(name):

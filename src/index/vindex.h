@@ -94,4 +94,14 @@ typedef struct pm_vindex_search_opts {
 int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const pm_vindex_search_opts *o,
 		     const pm_rb64 *filter, int64_t *ids, float *dists);
 
+/* ------------------------------------------------------- additions */
+
+/* Lists of an IVF index (0 for the library-backed types). */
+int32_t pm_vindex_nlist(const pm_vindex *v);
+
+/* Where to load libpaimon_vindex_ffi.so from (tried before
+ * PAIMONC_VINDEX_LIB and the file next to our library); the Python binding
+ * passes the paimon_vindex wheel's copy. NULL clears it. Copied. */
+int pm_vindex_set_library_path(const char *path);
+
 #endif

@@ -1,0 +1,526 @@
+/*
+ * index/vkernels.c - distance kernels of the vector indexes: portable scalar
+ * versions and AVX2+FMA versions (compiled with __attribute__((target))
+ * so the rest of the library needs no -mavx2), picked once at run time from
+ * the CPU's feature bits.
+ */
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "index/vindex_int.h"
+
+/* ------------------------------------------------------------- scalar */
+
+static float s_l2(const float *a, const float *b, size_t d)
+{
+	float acc[4] = {0, 0, 0, 0};
+	size_t i = 0;
+	for (; i + 4 <= d; i += 4) {
+		float t0 = a[i] - b[i], t1 = a[i + 1] - b[i + 1], t2 = a[i + 2] - b[i + 2], t3 = a[i + 3] - b[i + 3];
+		acc[0] += t0 * t0;
+		acc[1] += t1 * t1;
+		acc[2] += t2 * t2;
+		acc[3] += t3 * t3;
+	}
+	for (; i < d; i++) {
+		float t = a[i] - b[i];
+		acc[0] += t * t;
+	}
+	return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+static float s_dot(const float *a, const float *b, size_t d)
+{
+	float acc[4] = {0, 0, 0, 0};
+	size_t i = 0;
+	for (; i + 4 <= d; i += 4) {
+		acc[0] += a[i] * b[i];
+		acc[1] += a[i + 1] * b[i + 1];
+		acc[2] += a[i + 2] * b[i + 2];
+		acc[3] += a[i + 3] * b[i + 3];
+	}
+	for (; i < d; i++)
+		acc[0] += a[i] * b[i];
+	return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+static void s_dot_many(const float *x, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t j;
+	for (j = 0; j < nc; j++)
+		out[j] = s_dot(x, c + j * d, d);
+}
+
+static void s_sq_l2(const float *p, const float *scale, const uint8_t *codes, size_t rows, size_t d, float *out)
+{
+	size_t dim, l;
+	for (l = 0; l < rows; l++)
+		out[l] = 0;
+	for (dim = 0; dim < d; dim++) {
+		const uint8_t *col = codes + dim * rows;
+		float pv = p[dim], sc = scale[dim];
+		for (l = 0; l < rows; l++) {
+			float t = pv - (float)col[l] * sc;
+			out[l] += t * t;
+		}
+	}
+}
+
+static void s_sq_dot(const float *q, const float *base, const float *scale, const uint8_t *codes, size_t rows,
+		     size_t d, float *dot, float *norm)
+{
+	size_t dim, l;
+	for (l = 0; l < rows; l++) {
+		dot[l] = 0;
+		if (norm)
+			norm[l] = 0;
+	}
+	for (dim = 0; dim < d; dim++) {
+		const uint8_t *col = codes + dim * rows;
+		for (l = 0; l < rows; l++) {
+			float v = base[dim] + (float)col[l] * scale[dim];
+			dot[l] += q[dim] * v;
+			if (norm)
+				norm[l] += v * v;
+		}
+	}
+}
+
+static void s_l2_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j, t;
+	for (j = 0; j < nc; j++)
+		out[j] = 0;
+	for (t = 0; t < d; t++) {
+		const float *row = ct + t * nc;
+		float xv = x[t];
+		for (j = 0; j < nc; j++) {
+			float e = xv - row[j];
+			out[j] += e * e;
+		}
+	}
+}
+
+static size_t s_l2_argmin_t(const float *x, const float *ct, size_t nc, size_t d, float *best)
+{
+	size_t j, t, bj = 0;
+	float b = FLT_MAX;
+	for (j = 0; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		if (a < b) {
+			b = a;
+			bj = j;
+		}
+	}
+	*best = b;
+	return bj;
+}
+
+static void s_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j, t;
+	for (j = 0; j < nc; j++)
+		out[j] = 0;
+	for (t = 0; t < d; t++) {
+		const float *row = ct + t * nc;
+		float xv = x[t];
+		for (j = 0; j < nc; j++)
+			out[j] += xv * row[j];
+	}
+}
+
+static void s_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
+{
+	size_t i, s;
+	for (i = 0; i < cnt; i++)
+		out[i] = 0;
+	for (s = 0; s < m; s++) {
+		const uint8_t *col = codes + s * cnt;
+		const float *row = lut + s * 256;
+		for (i = 0; i < cnt; i++)
+			out[i] += row[col[i]];
+	}
+}
+
+static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t i;
+	for (i = 0; i < np; i++)
+		s_dot_many(x + i * d, c, nc, d, out + i * nc);
+}
+
+static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, s_l2_many_t, s_dot_many_t, s_l2_argmin_t,
+				     s_pq_scan8, s_dot_block, "scalar"};
+
+const pm_vkern *pm_vkern_scalar(void)
+{
+	return &scalar_kern;
+}
+
+/* --------------------------------------------------------------- AVX2 */
+
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define PM_VK_X86 1
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2,fma")))
+
+AVX2 static inline float hsum8(__m256 v)
+{
+	__m128 lo = _mm256_castps256_ps128(v), hi = _mm256_extractf128_ps(v, 1);
+	__m128 s = _mm_add_ps(lo, hi);
+	s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+	s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 0x55));
+	return _mm_cvtss_f32(s);
+}
+
+AVX2 static float a_l2(const float *a, const float *b, size_t d)
+{
+	__m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+	size_t i = 0;
+	float r;
+	for (; i + 16 <= d; i += 16) {
+		__m256 t0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
+		__m256 t1 = _mm256_sub_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8));
+		s0 = _mm256_fmadd_ps(t0, t0, s0);
+		s1 = _mm256_fmadd_ps(t1, t1, s1);
+	}
+	for (; i + 8 <= d; i += 8) {
+		__m256 t0 = _mm256_sub_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i));
+		s0 = _mm256_fmadd_ps(t0, t0, s0);
+	}
+	r = hsum8(_mm256_add_ps(s0, s1));
+	for (; i < d; i++) {
+		float t = a[i] - b[i];
+		r += t * t;
+	}
+	return r;
+}
+
+AVX2 static float a_dot(const float *a, const float *b, size_t d)
+{
+	__m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+	size_t i = 0;
+	float r;
+	for (; i + 16 <= d; i += 16) {
+		s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+		s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+	}
+	for (; i + 8 <= d; i += 8)
+		s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+	r = hsum8(_mm256_add_ps(s0, s1));
+	for (; i < d; i++)
+		r += a[i] * b[i];
+	return r;
+}
+
+/* Four centroids per pass: x is loaded once per 8 lanes for four FMAs. */
+AVX2 static void a_dot_many(const float *x, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t j = 0;
+	if (d % 8 == 0) {
+		for (; j + 4 <= nc; j += 4) {
+			const float *c0 = c + j * d, *c1 = c0 + d, *c2 = c1 + d, *c3 = c2 + d;
+			__m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps(), s2 = _mm256_setzero_ps(),
+			       s3 = _mm256_setzero_ps();
+			size_t i;
+			for (i = 0; i < d; i += 8) {
+				__m256 xv = _mm256_loadu_ps(x + i);
+				s0 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(c0 + i), s0);
+				s1 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(c1 + i), s1);
+				s2 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(c2 + i), s2);
+				s3 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(c3 + i), s3);
+			}
+			out[j] = hsum8(s0);
+			out[j + 1] = hsum8(s1);
+			out[j + 2] = hsum8(s2);
+			out[j + 3] = hsum8(s3);
+		}
+	}
+	for (; j < nc; j++)
+		out[j] = a_dot(x, c + j * d, d);
+}
+
+/* 8 u8 codes -> 8 floats */
+AVX2 static inline __m256 cvt8(const uint8_t *p)
+{
+	__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+	return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b));
+}
+
+AVX2 static void a_sq_l2(const float *p, const float *scale, const uint8_t *codes, size_t rows, size_t d,
+			 float *out)
+{
+	if (rows != 32) {
+		s_sq_l2(p, scale, codes, rows, d, out);
+		return;
+	}
+	{
+		__m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps(), a2 = _mm256_setzero_ps(),
+		       a3 = _mm256_setzero_ps();
+		size_t dim;
+		for (dim = 0; dim < d; dim++) {
+			const uint8_t *col = codes + dim * 32;
+			__m256 pv = _mm256_set1_ps(p[dim]), sc = _mm256_set1_ps(scale[dim]);
+			__m256 t0 = _mm256_fnmadd_ps(cvt8(col), sc, pv);
+			__m256 t1 = _mm256_fnmadd_ps(cvt8(col + 8), sc, pv);
+			__m256 t2 = _mm256_fnmadd_ps(cvt8(col + 16), sc, pv);
+			__m256 t3 = _mm256_fnmadd_ps(cvt8(col + 24), sc, pv);
+			a0 = _mm256_fmadd_ps(t0, t0, a0);
+			a1 = _mm256_fmadd_ps(t1, t1, a1);
+			a2 = _mm256_fmadd_ps(t2, t2, a2);
+			a3 = _mm256_fmadd_ps(t3, t3, a3);
+		}
+		_mm256_storeu_ps(out, a0);
+		_mm256_storeu_ps(out + 8, a1);
+		_mm256_storeu_ps(out + 16, a2);
+		_mm256_storeu_ps(out + 24, a3);
+	}
+}
+
+AVX2 static void a_sq_dot(const float *q, const float *base, const float *scale, const uint8_t *codes, size_t rows,
+			  size_t d, float *dot, float *norm)
+{
+	if (rows != 32) {
+		s_sq_dot(q, base, scale, codes, rows, d, dot, norm);
+		return;
+	}
+	{
+		__m256 a[4], nn[4];
+		size_t dim;
+		int t;
+		for (t = 0; t < 4; t++)
+			a[t] = nn[t] = _mm256_setzero_ps();
+		for (dim = 0; dim < d; dim++) {
+			const uint8_t *col = codes + dim * 32;
+			__m256 bv = _mm256_set1_ps(base[dim]), sc = _mm256_set1_ps(scale[dim]), qv = _mm256_set1_ps(q[dim]);
+			for (t = 0; t < 4; t++) {
+				__m256 v = _mm256_fmadd_ps(cvt8(col + 8 * t), sc, bv);
+				a[t] = _mm256_fmadd_ps(qv, v, a[t]);
+				nn[t] = _mm256_fmadd_ps(v, v, nn[t]);
+			}
+		}
+		for (t = 0; t < 4; t++) {
+			_mm256_storeu_ps(dot + 8 * t, a[t]);
+			if (norm)
+				_mm256_storeu_ps(norm + 8 * t, nn[t]);
+		}
+	}
+}
+
+AVX2 static void a_l2_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j = 0, t;
+	for (; j + 8 <= nc; j += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (t = 0; t < d; t++) {
+			__m256 e = _mm256_sub_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j));
+			acc = _mm256_fmadd_ps(e, e, acc);
+		}
+		_mm256_storeu_ps(out + j, acc);
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		out[j] = a;
+	}
+}
+
+AVX2 static size_t a_l2_argmin_t(const float *x, const float *ct, size_t nc, size_t d, float *best)
+{
+	size_t j = 0, t, bj = 0;
+	float b = FLT_MAX;
+	if (nc >= 8) {
+		__m256 bv = _mm256_set1_ps(FLT_MAX);
+		__m256i bi = _mm256_setzero_si256(), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+			step = _mm256_set1_epi32(8);
+		float lanes[8];
+		int li[8], l;
+		for (; j + 8 <= nc; j += 8) {
+			__m256 acc = _mm256_setzero_ps(), lt;
+			for (t = 0; t < d; t++) {
+				__m256 e = _mm256_sub_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j));
+				acc = _mm256_fmadd_ps(e, e, acc);
+			}
+			lt = _mm256_cmp_ps(acc, bv, _CMP_LT_OQ);
+			bv = _mm256_blendv_ps(bv, acc, lt);
+			bi = _mm256_castps_si256(
+				_mm256_blendv_ps(_mm256_castsi256_ps(bi), _mm256_castsi256_ps(idx), lt));
+			idx = _mm256_add_epi32(idx, step);
+		}
+		_mm256_storeu_ps(lanes, bv);
+		_mm256_storeu_si256((__m256i *)(void *)li, bi);
+		for (l = 0; l < 8; l++)
+			if (lanes[l] < b || (lanes[l] == b && (size_t)li[l] < bj)) {
+				b = lanes[l];
+				bj = (size_t)li[l];
+			}
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++) {
+			float e = x[t] - ct[t * nc + j];
+			a += e * e;
+		}
+		if (a < b) {
+			b = a;
+			bj = j;
+		}
+	}
+	*best = b;
+	return bj;
+}
+
+AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
+{
+	size_t j = 0, t;
+	for (; j + 8 <= nc; j += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (t = 0; t < d; t++)
+			acc = _mm256_fmadd_ps(_mm256_set1_ps(x[t]), _mm256_loadu_ps(ct + t * nc + j), acc);
+		_mm256_storeu_ps(out + j, acc);
+	}
+	for (; j < nc; j++) {
+		float a = 0;
+		for (t = 0; t < d; t++)
+			a += x[t] * ct[t * nc + j];
+		out[j] = a;
+	}
+}
+
+AVX2 static void a_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
+{
+	size_t i = 0, s;
+	for (; i + 8 <= cnt; i += 8) {
+		__m256 acc = _mm256_setzero_ps();
+		for (s = 0; s < m; s++) {
+			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(codes + s * cnt + i));
+			__m256i idx = _mm256_cvtepu8_epi32(b);
+			acc = _mm256_add_ps(acc, _mm256_i32gather_ps(lut + s * 256, idx, 4));
+		}
+		_mm256_storeu_ps(out + i, acc);
+	}
+	for (; i < cnt; i++) {
+		float a = 0;
+		for (s = 0; s < m; s++)
+			a += lut[s * 256 + codes[s * cnt + i]];
+		out[i] = a;
+	}
+}
+
+/* 3 points x 4 centroids per tile: 7 loads feed 12 FMAs */
+AVX2 static void a_dot_block(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out)
+{
+	size_t i = 0;
+	if (d % 8 == 0) {
+		for (; i + 3 <= np; i += 3) {
+			const float *x0 = x + i * d, *x1 = x0 + d, *x2 = x1 + d;
+			size_t j = 0;
+			for (; j + 4 <= nc; j += 4) {
+				const float *c0 = c + j * d, *c1 = c0 + d, *c2 = c1 + d, *c3 = c2 + d;
+				__m256 a00 = _mm256_setzero_ps(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00,
+				       a12 = a00, a13 = a00, a20 = a00, a21 = a00, a22 = a00, a23 = a00;
+				size_t t;
+				for (t = 0; t < d; t += 8) {
+					__m256 v0 = _mm256_loadu_ps(x0 + t), v1 = _mm256_loadu_ps(x1 + t),
+					       v2 = _mm256_loadu_ps(x2 + t), w;
+					w = _mm256_loadu_ps(c0 + t);
+					a00 = _mm256_fmadd_ps(v0, w, a00);
+					a10 = _mm256_fmadd_ps(v1, w, a10);
+					a20 = _mm256_fmadd_ps(v2, w, a20);
+					w = _mm256_loadu_ps(c1 + t);
+					a01 = _mm256_fmadd_ps(v0, w, a01);
+					a11 = _mm256_fmadd_ps(v1, w, a11);
+					a21 = _mm256_fmadd_ps(v2, w, a21);
+					w = _mm256_loadu_ps(c2 + t);
+					a02 = _mm256_fmadd_ps(v0, w, a02);
+					a12 = _mm256_fmadd_ps(v1, w, a12);
+					a22 = _mm256_fmadd_ps(v2, w, a22);
+					w = _mm256_loadu_ps(c3 + t);
+					a03 = _mm256_fmadd_ps(v0, w, a03);
+					a13 = _mm256_fmadd_ps(v1, w, a13);
+					a23 = _mm256_fmadd_ps(v2, w, a23);
+				}
+				out[i * nc + j] = hsum8(a00);
+				out[i * nc + j + 1] = hsum8(a01);
+				out[i * nc + j + 2] = hsum8(a02);
+				out[i * nc + j + 3] = hsum8(a03);
+				out[(i + 1) * nc + j] = hsum8(a10);
+				out[(i + 1) * nc + j + 1] = hsum8(a11);
+				out[(i + 1) * nc + j + 2] = hsum8(a12);
+				out[(i + 1) * nc + j + 3] = hsum8(a13);
+				out[(i + 2) * nc + j] = hsum8(a20);
+				out[(i + 2) * nc + j + 1] = hsum8(a21);
+				out[(i + 2) * nc + j + 2] = hsum8(a22);
+				out[(i + 2) * nc + j + 3] = hsum8(a23);
+			}
+			for (; j < nc; j++) {
+				out[i * nc + j] = a_dot(x0, c + j * d, d);
+				out[(i + 1) * nc + j] = a_dot(x1, c + j * d, d);
+				out[(i + 2) * nc + j] = a_dot(x2, c + j * d, d);
+			}
+		}
+	}
+	for (; i < np; i++)
+		a_dot_many(x + i * d, c, nc, d, out + i * nc);
+}
+
+static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, a_l2_many_t, a_dot_many_t, a_l2_argmin_t,
+				   a_pq_scan8, a_dot_block, "avx2"};
+#endif
+
+static const pm_vkern *chosen = &scalar_kern;
+static pthread_once_t pick_once = PTHREAD_ONCE_INIT;
+
+static void pick(void)
+{
+#ifdef PM_VK_X86
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		chosen = &avx2_kern;
+#endif
+}
+
+const pm_vkern *pm_vkern_get(void)
+{
+	pthread_once(&pick_once, pick);
+	return chosen;
+}
+
+/* ------------------------------------------------------------ public */
+
+float pm_vdist(pm_vmetric m, const float *a, const float *b, size_t dim)
+{
+	const pm_vkern *k = pm_vkern_get();
+	switch (m) {
+	case PM_VMETRIC_L2:
+		return k->l2(a, b, dim);
+	case PM_VMETRIC_IP:
+		return -k->dot(a, b, dim);
+	case PM_VMETRIC_COSINE:
+	default:
+		return 1.0f - k->dot(a, b, dim);
+	}
+}
+
+void pm_vnormalize(float *v, size_t dim)
+{
+	double s = 0;
+	size_t i;
+	for (i = 0; i < dim; i++)
+		s += (double)v[i] * v[i];
+	if (s > 0) {
+		float inv = (float)(1.0 / sqrt(s));
+		for (i = 0; i < dim; i++)
+			v[i] *= inv;
+	}
+}
