@@ -23,6 +23,13 @@
 /* 1 when the engine library loads (sets no error), 0 otherwise. */
 int pm_ftindex_available(void);
 
+/* Where to load the engine from (a file, or a directory holding
+ * libpaimon_ftindex_ffi.so; copied), before PAIMONC_FTINDEX_LIB and the
+ * default places: for bindings that know where the paimon_ftindex package
+ * is (the Python one). Ignored once the library is loaded; after a failed
+ * load the next call retries with it. NULL or "" clears it. */
+int pm_ftindex_set_library_path(const char *path);
+
 typedef struct pm_ft_writer pm_ft_writer;
 
 /* opts: the user's full-text options with the `full-text.` prefix stripped
@@ -53,5 +60,11 @@ void pm_ft_reader_free(pm_ft_reader *r);
  */
 int pm_ft_search(pm_ft_reader *r, const char *query, int limit, const pm_rb64 *filter,
 		 int64_t **ids, float **scores, size_t *n);
+
+/* pm_ft_search with the filter as portable Roaring64 bytes (rb64.h's form,
+ * the engine's RoaringTreemap; NULL = all); bytes it cannot parse ->
+ * PAIMON_EINVAL with the engine's message. */
+int pm_ft_search_portable(pm_ft_reader *r, const char *query, int limit, const void *filter, size_t filter_len,
+			  int64_t **ids, float **scores, size_t *n);
 
 #endif
