@@ -1,10 +1,12 @@
 /*
  * index/ftindex.h - the `full-text` global index through the Paimon
  * full-text engine's C ABI (libpaimon_ftindex_ffi.so from the paimon-ftindex
- * wheel, loaded at run time: PAIMONC_FTINDEX_LIB, next to our library, or a
- * paimon_ftindex package on the Python path), so that the files are Java's
- * and pypaimon's (the PFTIDX01 envelope of a Tantivy index,
- * ../shared/spec/global-index.md §5). Without the library every call is
+ * wheel, loaded at run time: the path given to pm_ftindex_set_library_path
+ * (a binding that knows where the paimon_ftindex package is), else
+ * PAIMONC_FTINDEX_LIB, else next to our library, else the system path), so
+ * that the files are Java's and pypaimon's (the PFTIDX01 envelope of a
+ * Tantivy index, ../shared/spec/global-index.md §5; validated by us first,
+ * index/ftenvelope.h). Without the library every call is
  * PAIMON_EUNSUPPORTED with an install hint.
  *
  * Row ids are RELATIVE to the index entry's row range.
