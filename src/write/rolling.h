@@ -58,6 +58,13 @@ typedef struct pm_roll_companion {
 	size_t n_columns;
 	const char *extension;        /* ".blob", ".vector.parquet" */
 	int64_t target_size;          /* rolls the set too when reached; <= 0: none */
+	/* > 0: the companion rolls on its own, a new file every roll_rows
+	 * rows (pypaimon 2.1.0's vector files at vector.target-file-size),
+	 * and always with the data file, so its files tile the data file's
+	 * rows; their metas (sequence numbers 0..rows-1, for the commit to
+	 * stamp) follow the data file's in row order. 0: one file per data
+	 * file. */
+	int64_t roll_rows;
 } pm_roll_companion;
 
 /*

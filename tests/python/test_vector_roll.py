@@ -300,3 +300,83 @@ def test_overlap_refused(rolled, tmp_path):
     with pytest.raises(ERRORS, match="overlap") as ei:
         _read(_c(wh), ["_ROW_ID", "v"])
     assert moved[0][0] in str(ei.value) and moved[0][1] in str(ei.value)
+
+
+def _layout(wh):
+    """Per normal file (in row-id order): its rows and the row counts of the vector files
+    tiling it."""
+    files = bg.table_files(wh, CASE)
+    normal = [f for f in files if ".vector." not in f["name"]]
+    vec = [f for f in files if ".vector." in f["name"]]
+    out = []
+    for g in sorted(normal, key=lambda f: f["first_row_id"]):
+        parts = sorted((f["first_row_id"], f["rows"]) for f in vec
+                       if g["first_row_id"] <= f["first_row_id"] < g["first_row_id"] + g["rows"])
+        out.append((g["rows"], [n for _, n in parts]))
+    return out
+
+
+@pytest.mark.parametrize("target,partitioned", [("1kb", False), ("1kb", True), ("700b", False), ("40b", False)])
+def test_paimonc_rolls_vector_files_as_pypaimon(tmp_path, target, partitioned):
+    """paimonc's writer rolls vector files at vector.target-file-size the way pypaimon 2.1.0
+    does (the same files for the same rows, also across batches); paimonc reads its table
+    back, pypaimon reads its vector columns (what it can read of rolled files)."""
+    opts = dict(OPTS, **{"vector.target-file-size": target})
+    rnd = random.Random(sum(map(ord, target)) * 7 + partitioned)
+    batches = [_rows(rnd, 0, 130), _rows(rnd, 130, 77), _rows(rnd, 207, 3)]
+    whs = {}
+    for peer in ("py", "c"):
+        wh = str(tmp_path / peer)
+        mod = pypaimon if peer == "py" else paimonc
+        cat = mod.CatalogFactory.create({"warehouse": wh})
+        cat.create_database("db", True)
+        if peer == "py":
+            cat.create_table("db.t", pypaimon.Schema.from_pyarrow_schema(
+                SCHEMA, partition_keys=["p"] if partitioned else [], options=opts), False)
+        else:
+            cat.create_table("db.t", paimonc.Schema(
+                fields=[("id", "INT"), ("p", "INT"), ("v", "VECTOR<FLOAT, 4>"), ("s", "STRING"),
+                        ("w", "VECTOR<DOUBLE, 2>")], partition_keys=["p"] if partitioned else [], options=opts), False)
+        t = cat.get_table("db.t")
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        for b in batches:
+            w.write_arrow(pa.Table.from_pylist(b, schema=SCHEMA))
+        wb.new_commit().commit(w.prepare_commit())
+        whs[peer] = wh
+    lay = _layout(whs["c"])
+    assert lay == _layout(whs["py"])
+    assert any(len(parts) > 1 for _, parts in lay)
+    vec = [f for f in bg.table_files(whs["c"], CASE) if ".vector." in f["name"]]
+    assert all(f["write_cols"] == ["v", "w"] and f["seq"] == [1, 1] for f in vec)
+    written = [r for b in batches for r in b]
+    key = lambda r: (r["id"] is None, r["id"] or 0, repr(r))  # noqa: E731
+    got = _read(_c(whs["c"]), COLS)
+    assert sorted(got, key=key) == sorted(written, key=key)
+    t = pypaimon.CatalogFactory.create({"warehouse": whs["c"]}).get_table("db.t")
+    rb = t.new_read_builder().with_projection(["v", "w"])
+    py = rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist()
+    vkey = lambda r: repr(r)  # noqa: E731
+    assert sorted(py, key=vkey) == sorted(({"v": r["v"], "w": r["w"]} for r in written), key=vkey)
+
+
+def test_no_rolling_without_the_option(tmp_path):
+    """Without vector.target-file-size paimonc keeps one vector file per data file (a table
+    pypaimon 2.1.0 can read whole)."""
+    wh = str(tmp_path / "wh")
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("db", True)
+    cat.create_table("db.t", paimonc.Schema(
+        fields=[("id", "INT"), ("p", "INT"), ("v", "VECTOR<FLOAT, 4>"), ("s", "STRING"), ("w", "VECTOR<DOUBLE, 2>")],
+        options={k: v for k, v in OPTS.items() if k != "vector.target-file-size"}), False)
+    t = cat.get_table("db.t")
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    rows = _rows(random.Random(3), 0, 500)
+    w.write_arrow(pa.Table.from_pylist(rows, schema=SCHEMA))
+    wb.new_commit().commit(w.prepare_commit())
+    assert _layout(wh) == [(500, [500])]
+    t = pypaimon.CatalogFactory.create({"warehouse": wh}).get_table("db.t")
+    rb = t.new_read_builder()
+    assert sorted(rb.new_read().to_arrow(rb.new_scan().plan().splits()).to_pylist(), key=repr) == \
+        sorted(rows, key=repr)
