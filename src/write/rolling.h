@@ -7,7 +7,9 @@
  * the same rows: each companion has its own format and its own subset of
  * the batch's columns, and all files of a set are opened, rolled and
  * closed at the same row boundaries, so file k of every companion holds
- * exactly the rows of data file k. This is where BLOB `.blob` files (the
+ * exactly the rows of data file k (a companion with roll_rows also rolls
+ * on its own in between: its files then tile data file k). This is where
+ * BLOB `.blob` files (the
  * BLOB columns of a row range, beside the data file holding the others)
  * and `.vector.*` files (vector columns in their own format) plug in;
  * a data file given a column subset (pm_roll_config.columns) is how
