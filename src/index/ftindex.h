@@ -1,10 +1,12 @@
 /*
  * index/ftindex.h - the `full-text` global index through the Paimon
  * full-text engine's C ABI (libpaimon_ftindex_ffi.so from the paimon-ftindex
- * wheel, loaded at run time: PAIMONC_FTINDEX_LIB, next to our library, or a
- * paimon_ftindex package on the Python path), so that the files are Java's
- * and pypaimon's (the PFTIDX01 envelope of a Tantivy index,
- * ../shared/spec/global-index.md §5). Without the library every call is
+ * wheel, loaded at run time: the path given to pm_ftindex_set_library_path
+ * (a binding that knows where the paimon_ftindex package is), else
+ * PAIMONC_FTINDEX_LIB, else next to our library, else the system path), so
+ * that the files are Java's and pypaimon's (the PFTIDX01 envelope of a
+ * Tantivy index, ../shared/spec/global-index.md §5; validated by us first,
+ * index/ftenvelope.h). Without the library every call is
  * PAIMON_EUNSUPPORTED with an install hint.
  *
  * Row ids are RELATIVE to the index entry's row range.
@@ -22,6 +24,13 @@
 
 /* 1 when the engine library loads (sets no error), 0 otherwise. */
 int pm_ftindex_available(void);
+
+/* Where to load the engine from (a file, or a directory holding
+ * libpaimon_ftindex_ffi.so; copied), before PAIMONC_FTINDEX_LIB and the
+ * default places: for bindings that know where the paimon_ftindex package
+ * is (the Python one). Ignored once the library is loaded; after a failed
+ * load the next call retries with it. NULL or "" clears it. */
+int pm_ftindex_set_library_path(const char *path);
 
 typedef struct pm_ft_writer pm_ft_writer;
 
@@ -53,5 +62,11 @@ void pm_ft_reader_free(pm_ft_reader *r);
  */
 int pm_ft_search(pm_ft_reader *r, const char *query, int limit, const pm_rb64 *filter,
 		 int64_t **ids, float **scores, size_t *n);
+
+/* pm_ft_search with the filter as portable Roaring64 bytes (rb64.h's form,
+ * the engine's RoaringTreemap; NULL = all); bytes it cannot parse ->
+ * PAIMON_EINVAL with the engine's message. */
+int pm_ft_search_portable(pm_ft_reader *r, const char *query, int limit, const void *filter, size_t filter_len,
+			  int64_t **ids, float **scores, size_t *n);
 
 #endif

@@ -10,9 +10,16 @@
  *    schema (or all of that schema's fields), so renames and added columns
  *    follow the file's schema id;
  *  - each work column comes from the first (newest) file holding it, cast
- *    to its read type (evolve.c); a column no file holds is null; a column
- *    only a BLOB/VECTOR companion holds is PAIMON_EUNSUPPORTED; companions
- *    of unrequested columns are never opened;
+ *    to its read type (evolve.c); a column no file holds is null; BLOB
+ *    columns come from their .blob files; companions of unrequested
+ *    columns are never opened;
+ *  - vector-store files (.vector.<fmt>) form vector sets: the files of one
+ *    version (sequence number), schema and column list, which must tile
+ *    the group's rows exactly (pypaimon rolls them at
+ *    vector.target-file-size; overlaps and gaps are PAIMON_ECORRUPT naming
+ *    the files); a set gives its columns like a normal file, after the
+ *    normal files, newest first, its files read one after the other (each
+ *    with its part of the row selection);
  *  - _ROW_ID = first_row_id + position, _SEQUENCE_NUMBER = max sequence
  *    number of the newest normal file (physical copies of that file win);
  *  - the files that give columns are read in lockstep by position: each
@@ -50,7 +57,24 @@ typedef struct de_src {
 	int64_t off;                     /* rows of cur consumed */
 	const char **cols;               /* names read (borrowed from fs / constants) */
 	size_t ncols;
+	/* a vector set (vector-store files of one version, possibly rolled
+	 * over several files that tile the group's rows): its files in row-id
+	 * order, read one after the other; chain NULL for a normal file */
+	const pm_manifest_entry **chain;
+	size_t nchain, ci;               /* chain[ci] is open (ci == nchain: none left) */
+	int64_t fexp, fgot;              /* selected rows of chain[ci], rows it gave */
+	int64_t *franges;                /* chain[ci]'s selection in its own positions */
+	pm_format_read_options o;        /* options template for chain files */
 } de_src;
+
+/* A vector set (see de_src.chain): files sorted by first row id. */
+typedef struct de_vset {
+	const pm_manifest_entry **f;
+	size_t n;
+	int64_t seq;                     /* its version */
+	int32_t *ids;                    /* field ids it holds (its first file's) */
+	size_t nids;
+} de_vset;
 
 /* A .blob file of a BLOB column of the current group. */
 typedef struct de_blob_file {
@@ -133,6 +157,8 @@ static void close_group(de_reader *d)
 		pm_format_reader_free(s->r);
 		pm_buf_dispose(&s->path);
 		pm_free(s->cols);
+		pm_free(s->chain);
+		pm_free(s->franges);
 	}
 	pm_free(d->src);
 	d->src = NULL;
@@ -646,6 +672,268 @@ out:
 	return rc;
 }
 
+typedef struct de_vpart {
+	const pm_manifest_entry *e;
+	int64_t seq, start, end;
+	int32_t *ids;
+	size_t nids;
+	size_t set;                      /* its set, once assigned */
+} de_vpart;
+
+static int cmp_vpart(const void *x, const void *y)
+{
+	const de_vpart *a = x, *b = y;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return strcmp(a->e->file.file_name, b->e->file.file_name);
+}
+
+/* Whether the group's row selection (d->local; NULL: all rows) misses
+ * positions [x, y): the scan prunes files holding no selected row, so a
+ * set may lack its parts there. */
+static int unselected(const de_reader *d, int64_t x, int64_t y)
+{
+	size_t i;
+	if (!d->local)
+		return x >= y;
+	for (i = 0; i < d->nlocal; i++)
+		if (d->local[2 * i] < y && x < d->local[2 * i + 1])
+			return 0;
+	return 1;
+}
+
+static void vsets_free(de_vset *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		pm_free(v[i].f);
+		pm_free(v[i].ids);
+	}
+	pm_free(v);
+}
+
+/*
+ * The vector-store files of group entries [a, b) (first row id `first`,
+ * `rows` rows) as vector sets, newest first (stable): files of one version
+ * (sequence number, as open_companions ranks them), one schema and the
+ * same columns form a set, in row-id order. pypaimon 2.1.0 rolls vector
+ * files at vector.target-file-size, so a set may be several files each
+ * covering a contiguous sub-range of the group; together they must tile
+ * it exactly, else PAIMON_ECORRUPT naming the files (overlap, gap, or a
+ * file outside the group; a gap holding no selected row is where the scan
+ * pruned files). *out (vsets_free) and *nout.
+ */
+static int collect_vsets(de_reader *d, size_t a, size_t b, int64_t first, int64_t rows, int64_t base_seq,
+			 de_vset **out, size_t *nout)
+{
+	const pm_read_ctx *c = d->ctx;
+	const pm_split *sp = d->split;
+	de_vpart *p = NULL;
+	de_vset *v = NULL;
+	size_t np = 0, nv = 0, i, j;
+	int rc = 0;
+	*out = NULL;
+	*nout = 0;
+	for (i = a; i < b; i++)
+		if (pm_file_is_vector(sp->entries.items[d->order[i]].file.file_name))
+			np++;
+	if (!np)
+		return 0;
+	if (!(p = pm_calloc(np, sizeof *p)) || !(v = pm_calloc(np, sizeof *v))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	np = 0;
+	for (i = a; i < b; i++) {
+		const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
+		const pm_table_schema *fs;
+		de_vpart *q = &p[np];
+		if (!pm_file_is_vector(e->file.file_name))
+			continue;
+		np++;
+		q->e = e;
+		if (!e->file.has_first_row_id || e->file.first_row_id < first || e->file.row_count <= 0 ||
+		    e->file.first_row_id - first > rows - e->file.row_count) {
+			rc = pm_err(PAIMON_ECORRUPT,
+				    "vector file '%s' (first row id %lld, %lld rows) lies outside its row-id group "
+				    "[%lld, %lld] (snapshot %lld)",
+				    e->file.file_name, (long long)e->file.first_row_id, (long long)e->file.row_count,
+				    (long long)first, (long long)(first + rows - 1), (long long)sp->snapshot_id);
+			goto out;
+		}
+		q->start = e->file.first_row_id - first;
+		q->end = q->start + e->file.row_count;
+		/* a whole-group file ranks by its max sequence number (as before
+		 * rolled files were read); rolled ones as blob files do */
+		q->seq = (q->start == 0 && q->end == rows) ||
+				 e->file.min_sequence_number == e->file.max_sequence_number
+			 ? e->file.max_sequence_number
+			 : base_seq;
+		if ((rc = pm_schema_cache_get(c->schemas, e->file.schema_id, &fs)) != 0 ||
+		    (rc = pm_file_field_ids(fs, &e->file, &q->ids, &q->nids)) != 0) {
+			pm_err_wrap("vector file '%s'", e->file.file_name);
+			goto out;
+		}
+	}
+	/* partition into sets: same version, schema and columns */
+	for (i = 0; i < np; i++) {
+		for (j = 0; j < i; j++) {
+			const de_vpart *r = &p[j];
+			if (r->seq == p[i].seq && r->e->file.schema_id == p[i].e->file.schema_id && r->nids == p[i].nids &&
+			    (!r->nids || !memcmp(r->ids, p[i].ids, r->nids * sizeof *r->ids)))
+				break;
+		}
+		if (j < i) {
+			p[i].set = p[j].set;
+			continue;
+		}
+		p[i].set = nv;
+		v[nv++].seq = p[i].seq;
+	}
+	qsort(p, np, sizeof *p, cmp_vpart);
+	for (j = 0; j < nv; j++) {
+		de_vset *s = &v[j];
+		size_t cnt = 0;
+		const de_vpart *prev = NULL;
+		for (i = 0; i < np; i++)
+			cnt += p[i].set == j;
+		if (!(s->f = pm_calloc(cnt, sizeof *s->f))) {
+			rc = PAIMON_ENOMEM;
+			goto out;
+		}
+		for (i = 0; i < np; i++) {
+			const de_vpart *q = &p[i];
+			int64_t at = prev ? prev->end : 0;
+			if (q->set != j)
+				continue;
+			if (!s->n) {
+				/* the set owns its first file's ids */
+				s->ids = q->ids;
+				s->nids = q->nids;
+				p[i].ids = NULL;
+			}
+			if (q->start < at)
+				rc = pm_err(PAIMON_ECORRUPT,
+					    "vector files '%s' (row ids [%lld, %lld]) and '%s' (row ids [%lld, %lld]) of one "
+					    "version (sequence number %lld) overlap (snapshot %lld)",
+					    prev->e->file.file_name, (long long)(first + prev->start), (long long)(first + prev->end - 1),
+					    q->e->file.file_name, (long long)(first + q->start), (long long)(first + q->end - 1),
+					    (long long)q->seq, (long long)sp->snapshot_id);
+			else if (q->start > at && !unselected(d, at, q->start))
+				rc = pm_err(PAIMON_ECORRUPT,
+					    "vector files of one version (sequence number %lld) leave row ids [%lld, %lld] of "
+					    "their row-id group [%lld, %lld] uncovered: %s%s%s'%s' starts at row id %lld "
+					    "(snapshot %lld)",
+					    (long long)q->seq, (long long)(first + at), (long long)(first + q->start - 1),
+					    (long long)first, (long long)(first + rows - 1), prev ? "'" : "",
+					    prev ? prev->e->file.file_name : "", prev ? "' ends there, " : "", q->e->file.file_name,
+					    (long long)(first + q->start), (long long)sp->snapshot_id);
+			if (rc)
+				goto out;
+			s->f[s->n++] = q->e;
+			prev = q;
+		}
+		if (prev->end != rows && !unselected(d, prev->end, rows)) {
+			rc = pm_err(PAIMON_ECORRUPT,
+				    "vector files of one version (sequence number %lld) leave row ids [%lld, %lld] of their "
+				    "row-id group [%lld, %lld] uncovered: the last one, '%s', ends at row id %lld (snapshot %lld)",
+				    (long long)s->seq, (long long)(first + prev->end), (long long)(first + rows - 1),
+				    (long long)first, (long long)(first + rows - 1), prev->e->file.file_name,
+				    (long long)(first + prev->end - 1), (long long)sp->snapshot_id);
+			goto out;
+		}
+	}
+	/* newest first, stable */
+	for (i = 1; i < nv; i++) {
+		de_vset t = v[i];
+		for (j = i; j > 0 && v[j - 1].seq < t.seq; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	*out = v;
+	*nout = nv;
+	v = NULL;
+out:
+	if (p)
+		for (i = 0; i < np; i++)
+			pm_free(p[i].ids);
+	pm_free(p);
+	if (v)
+		vsets_free(v, nv);
+	return rc;
+}
+
+/*
+ * Opens the first file of vector-set source s from chain[from] on that has
+ * selected rows (d->local, group positions), reading just those (its own
+ * positions); s->ci = nchain and *none = 1 when no file is left. A later
+ * file must give the same columns as the one before it (PAIMON_ECORRUPT).
+ */
+static int chain_open(de_reader *d, de_src *s, size_t from, int *none)
+{
+	const pm_split *sp = d->split;
+	size_t ci, k, nr, was = s->ci;
+	int rc;
+	*none = 0;
+	for (ci = from; ci < s->nchain; ci++) {
+		const pm_manifest_entry *e = s->chain[ci];
+		int64_t beg = e->file.first_row_id - d->anchor->file.first_row_id, end = beg + e->file.row_count, exp = 0;
+		pm_format_read_options o = s->o;
+		struct ArrowSchema prev = s->fschema;
+		if (d->local) {
+			if (!s->franges && !(s->franges = pm_malloc((2 * d->nlocal + 1) * sizeof *s->franges)))
+				return PAIMON_ENOMEM;
+			for (k = nr = 0; k < d->nlocal; k++) {
+				int64_t lo = d->local[2 * k] > beg ? d->local[2 * k] : beg;
+				int64_t hi = d->local[2 * k + 1] < end ? d->local[2 * k + 1] : end;
+				if (lo >= hi)
+					continue;
+				s->franges[2 * nr] = lo - beg;
+				s->franges[2 * nr + 1] = hi - beg;
+				exp += hi - lo;
+				nr++;
+			}
+			if (!nr)
+				continue;
+			o.row_ranges = s->franges;
+			o.n_row_ranges = nr;
+		} else {
+			exp = e->file.row_count;
+			o.row_ranges = NULL;
+			o.n_row_ranges = 0;
+		}
+		pm_format_reader_free(s->r);
+		s->r = NULL;
+		memset(&s->fschema, 0, sizeof s->fschema);
+		s->e = e;
+		s->ci = ci;
+		s->fexp = exp;
+		s->fgot = 0;
+		rc = pm_read_open_data_file(d->ctx, sp, e, &o, &s->path, &s->r);
+		if (!rc)
+			rc = s->r->schema(s->r, &s->fschema);
+		if (!rc && prev.release) {
+			int64_t j;
+			int same = prev.n_children == s->fschema.n_children;
+			for (j = 0; same && j < prev.n_children; j++)
+				same = !strcmp(prev.children[j]->name, s->fschema.children[j]->name) &&
+				       !strcmp(prev.children[j]->format, s->fschema.children[j]->format);
+			if (!same)
+				rc = pm_err(PAIMON_ECORRUPT,
+					    "vector file %s does not have the columns of '%s', the file before it in its "
+					    "version's row-id order (snapshot %lld)",
+					    pm_buf_cstr(&s->path), s->chain[was]->file.file_name,
+					    (long long)sp->snapshot_id);
+		}
+		if (prev.release)
+			prev.release(&prev);
+		return rc;
+	}
+	s->ci = s->nchain;
+	*none = 1;
+	return 0;
+}
+
 /* Opens group d->gi (or skips it when the selection misses it: *skip). */
 static int open_group(de_reader *d, int *skip)
 {
@@ -656,6 +944,8 @@ static int open_group(de_reader *d, int *skip)
 	int32_t **ids = NULL;
 	size_t *nids = NULL;
 	int *src_of = NULL; /* per normal file: its source index or -1 */
+	de_vset *vs = NULL;
+	size_t nvs = 0;
 	int rc = 0, full = 1;
 	int64_t first, rows;
 
@@ -745,24 +1035,22 @@ static int open_group(de_reader *d, int *skip)
 			d->remaining += d->local[2 * i + 1] - d->local[2 * i];
 	}
 	pm_pos_cursor_init(&d->cur, d->local, d->nlocal, rows);
-	/* vector-store files covering the whole group (.vector.parquet, ...)
-	 * give their columns like normal files, after them, newest first;
-	 * partial ones are refused when read (open_companions) */
-	ncand = nn;
-	for (i = a; i < b; i++) {
-		const pm_manifest_entry *e = &sp->entries.items[d->order[i]];
-		size_t j;
-		if (!pm_file_is_vector(e->file.file_name) || !e->file.has_first_row_id ||
-		    e->file.first_row_id != first || e->file.row_count != rows)
-			continue;
-		for (j = ncand; j > nn && normal[j - 1]->file.max_sequence_number < e->file.max_sequence_number; j--)
-			normal[j] = normal[j - 1];
-		normal[j] = e;
-		ncand++;
+	/* vector sets (vector-store files of one version, rolled or whole)
+	 * give their columns like normal files, after them, newest first */
+	if ((rc = collect_vsets(d, a, b, first, rows, normal[nn - 1]->file.max_sequence_number, &vs, &nvs)) != 0)
+		goto out;
+	for (i = 0; i < nvs; i++) {
+		normal[nn + i] = vs[i].f[0];
+		ids[nn + i] = vs[i].ids;
+		nids[nn + i] = vs[i].nids;
+		vs[i].ids = NULL;
 	}
+	ncand = nn + nvs;
 	for (i = 0; i < ncand; i++) {
 		const pm_table_schema *fs;
 		src_of[i] = -1;
+		if (i >= nn)
+			continue; /* a vector set's ids are its first file's */
 		if ((rc = pm_schema_cache_get(c->schemas, normal[i]->file.schema_id, &fs)) != 0) {
 			pm_err_wrap("data file '%s'", normal[i]->file.file_name);
 			goto out;
@@ -798,6 +1086,11 @@ static int open_group(de_reader *d, int *skip)
 			de_src *s = &d->src[d->nsrc];
 			src_of[w] = (int)d->nsrc++;
 			s->e = normal[w];
+			if (w >= nn) {
+				s->chain = vs[w - nn].f;
+				s->nchain = vs[w - nn].n;
+				vs[w - nn].f = NULL;
+			}
 			if ((rc = pm_schema_cache_get(c->schemas, normal[w]->file.schema_id, &s->fs)) != 0)
 				goto out;
 			if (!(s->cols = pm_calloc(c->nwork + 1, sizeof *s->cols))) {
@@ -830,7 +1123,7 @@ static int open_group(de_reader *d, int *skip)
 		pm_pq_filter *pf = NULL;
 		int64_t j;
 		size_t q;
-		if (d->nsrc == 1 && c->pred && !c->has_row_tracking && !d->dv && !s->e->file.has_write_cols &&
+		if (d->nsrc == 1 && c->pred && !c->has_row_tracking && !d->dv && !s->e->file.has_write_cols && !s->chain &&
 		    (rc = pm_pred_to_pq_filter(c->pred, s->fs, &pf)) != 0) {
 			pm_err_wrap("data file '%s'", s->e->file.file_name);
 			goto out;
@@ -845,12 +1138,24 @@ static int open_group(de_reader *d, int *skip)
 		o.n_row_ranges = full ? 0 : d->nlocal;
 		o.filter = pf;
 		o.threads = c->threads;
-		rc = pm_read_open_data_file(c, sp, s->e, &o, &s->path, &s->r);
-		pm_pq_filter_free(pf);
-		if (rc)
-			goto out;
-		if ((rc = s->r->schema(s->r, &s->fschema)) != 0)
-			goto out;
+		if (s->chain) {
+			int none;
+			s->o = o;
+			if ((rc = chain_open(d, s, 0, &none)) != 0)
+				goto out;
+			if (none) {
+				rc = pm_err(PAIMON_ECORRUPT, "vector file '%s': no file of its version holds the selected rows",
+					    s->chain[0]->file.file_name);
+				goto out;
+			}
+		} else {
+			rc = pm_read_open_data_file(c, sp, s->e, &o, &s->path, &s->r);
+			pm_pq_filter_free(pf);
+			if (rc)
+				goto out;
+			if ((rc = s->r->schema(s->r, &s->fschema)) != 0)
+				goto out;
+		}
 		/* map the names to the children of the file's batches */
 		for (k = 0; k < c->nwork; k++) {
 			if (d->col_src[k] != (int)i)
@@ -876,6 +1181,7 @@ out:
 	pm_free(nids);
 	pm_free(normal);
 	pm_free(src_of);
+	vsets_free(vs, nvs);
 	if (rc || *skip)
 		close_group(d);
 	return rc;
@@ -892,6 +1198,25 @@ static int src_fill(de_reader *d, de_src *s)
 		s->off = 0;
 		if ((rc = s->r->next(s->r, &s->cur, &eof)) != 0)
 			return pm_err_wrap("reading data file %s", pm_buf_cstr(&s->path));
+		if (s->chain && !eof && (s->fgot += s->cur.length) > s->fexp)
+			return pm_err(PAIMON_ECORRUPT,
+				      "vector file %s gives more than the %lld rows its manifest entry (%lld rows) selects "
+				      "(snapshot %lld)",
+				      pm_buf_cstr(&s->path), (long long)s->fexp, (long long)s->e->file.row_count,
+				      (long long)d->split->snapshot_id);
+		if (s->chain && eof) {
+			int none;
+			if (s->fgot < s->fexp)
+				return pm_err(PAIMON_ECORRUPT,
+					      "vector file %s ended after %lld of the %lld rows selected from it (its manifest "
+					      "entry: %lld rows, snapshot %lld)",
+					      pm_buf_cstr(&s->path), (long long)s->fgot, (long long)s->fexp,
+					      (long long)s->e->file.row_count, (long long)d->split->snapshot_id);
+			if ((rc = chain_open(d, s, s->ci + 1, &none)) != 0)
+				return rc;
+			if (!none)
+				continue;
+		}
 		if (eof)
 			return pm_err(PAIMON_ECORRUPT,
 				      "data file %s ended before the other files of its row-id group (%lld rows still "

@@ -32,9 +32,14 @@ typedef struct rfile {
 	size_t n_columns;
 	const char *extension;
 	int64_t target_size;       /* <= 0: none of its own */
+	int64_t roll_rows;         /* > 0: rolls alone (pm_roll_companion) */
 	pm_format_writer *fw;      /* open file or NULL */
 	char *name;                /* of the open (or last) file */
 	proj p;
+	/* rolling alone: rows of the open file, closed files' metas */
+	int64_t piece_rows;
+	pm_data_file_meta *done;
+	size_t n_done, cap_done;
 } rfile;
 
 /* The .blob stream of one BLOB column. */
@@ -104,6 +109,7 @@ int pm_roll_set_new(const pm_roll_config *cfg, const char *dir, void *ctx, pm_ro
 			f->n_columns = c->n_columns;
 			f->extension = c->extension;
 			f->target_size = c->target_size;
+			f->roll_rows = c->roll_rows;
 		}
 		if (f->columns && (!(f->p.ach = pm_calloc(f->n_columns ? f->n_columns : 1, sizeof *f->p.ach)) ||
 				   !(f->p.sch_ch = pm_calloc(f->n_columns ? f->n_columns : 1, sizeof *f->p.sch_ch)))) {
@@ -134,8 +140,14 @@ static void drop_writers(pm_roll_set *rs)
 {
 	size_t i;
 	for (i = 0; i < rs->n_files; i++) {
-		pm_format_writer_free(rs->files[i].fw);
-		rs->files[i].fw = NULL;
+		rfile *f = &rs->files[i];
+		size_t j;
+		pm_format_writer_free(f->fw);
+		f->fw = NULL;
+		f->piece_rows = 0;
+		for (j = 0; j < f->n_done; j++)
+			pm_data_file_meta_dispose(&f->done[j]);
+		f->n_done = 0;
 	}
 	drop_blobs(rs);
 	rs->open = 0;
@@ -148,10 +160,14 @@ void pm_roll_set_free(pm_roll_set *rs)
 		return;
 	for (i = 0; rs->files && i < rs->n_files; i++) {
 		rfile *f = &rs->files[i];
+		size_t j;
 		pm_format_writer_free(f->fw);
 		pm_free(f->name);
 		pm_free(f->p.ach);
 		pm_free(f->p.sch_ch);
+		for (j = 0; j < f->n_done; j++)
+			pm_data_file_meta_dispose(&f->done[j]);
+		pm_free(f->done);
 	}
 	pm_free(rs->files);
 	if (rs->blobs) {
@@ -177,6 +193,8 @@ static int open_files(pm_roll_set *rs)
 		rfile *f = &rs->files[i];
 		size_t n = strlen(cfg->prefix) + strlen(f->extension) + PM_UUID_STR_LEN + 24;
 		char *path;
+		if (f->roll_rows > 0)
+			continue; /* opened with its first row (piece_open) */
 		pm_free(f->name);
 		if (!(f->name = pm_malloc(n))) {
 			drop_writers(rs);
@@ -201,8 +219,9 @@ static int open_files(pm_roll_set *rs)
 	return 0;
 }
 
-/* Hands out the finished file i (closed) of the set. */
-static int emit_file(pm_roll_set *rs, size_t i)
+/* The meta of file i's closed file f->name (rows rows from sequence
+ * number min_seq on) into *out. */
+static int file_meta(pm_roll_set *rs, size_t i, int64_t rows, int64_t min_seq, pm_data_file_meta *out)
 {
 	const pm_roll_config *cfg = rs->cfg;
 	rfile *f = &rs->files[i];
@@ -217,9 +236,9 @@ static int emit_file(pm_roll_set *rs, size_t i)
 		return PAIMON_ENOMEM;
 	}
 	m.file_size = (int64_t)f->fw->bytes_written(f->fw);
-	m.row_count = rs->cur_rows;
-	m.min_sequence_number = rs->cur_min_seq;
-	m.max_sequence_number = rs->cur_min_seq + rs->cur_rows - 1;
+	m.row_count = rows;
+	m.min_sequence_number = min_seq;
+	m.max_sequence_number = min_seq + rows - 1;
 	m.schema_id = cfg->schema->id;
 	if (i == 0 && !cfg->no_value_stats) {
 		pm_format_file_stats fs;
@@ -247,7 +266,92 @@ static int emit_file(pm_roll_set *rs, size_t i)
 				return rc;
 			}
 	}
-	return cfg->on_file(rs->ctx, i == 0 ? -1 : (int)(i - 1), &m);
+	*out = m;
+	return 0;
+}
+
+/* Hands out the finished file i (closed) of the set; a companion rolling
+ * alone hands out all its files, in row order. */
+static int emit_file(pm_roll_set *rs, size_t i)
+{
+	rfile *f = &rs->files[i];
+	pm_data_file_meta m;
+	size_t j;
+	int rc;
+	if (f->roll_rows > 0) {
+		for (j = 0; j < f->n_done; j++) {
+			m = f->done[j];
+			memset(&f->done[j], 0, sizeof f->done[j]);
+			if ((rc = rs->cfg->on_file(rs->ctx, (int)(i - 1), &m))) {
+				size_t q;
+				for (q = j + 1; q < f->n_done; q++)
+					pm_data_file_meta_dispose(&f->done[q]);
+				f->n_done = 0;
+				return rc;
+			}
+		}
+		f->n_done = 0;
+		return 0;
+	}
+	if ((rc = file_meta(rs, i, rs->cur_rows, rs->cur_min_seq, &m)))
+		return rc;
+	return rs->cfg->on_file(rs->ctx, i == 0 ? -1 : (int)(i - 1), &m);
+}
+
+/* Opens the next file of companion i rolling alone. */
+static int piece_open(pm_roll_set *rs, size_t i)
+{
+	const pm_roll_config *cfg = rs->cfg;
+	rfile *f = &rs->files[i];
+	size_t n = strlen(cfg->prefix) + strlen(f->extension) + PM_UUID_STR_LEN + 24;
+	char *path;
+	int rc;
+	pm_free(f->name);
+	if (!(f->name = pm_malloc(n)))
+		return PAIMON_ENOMEM;
+	snprintf(f->name, n, "%s%s-%lld%s", cfg->prefix, rs->uuid, (long long)rs->file_n++, f->extension);
+	if (!(path = pm_path_join(rs->dir, f->name)))
+		return PAIMON_ENOMEM;
+	rc = f->format->writer_open(cfg->io, path, f->row, f->wopts, &f->fw);
+	pm_free(path);
+	f->piece_rows = 0;
+	return rc;
+}
+
+/* Closes the open file of companion i rolling alone: listed for deletion,
+ * its meta kept (sequence numbers 0.., stamped by the commit, as the
+ * .blob files') until the data file is handed out. */
+static int piece_close(pm_roll_set *rs, size_t i)
+{
+	rfile *f = &rs->files[i];
+	pm_data_file_meta m;
+	char *path;
+	int rc;
+	if (!f->fw)
+		return 0;
+	if ((rc = f->fw->close(f->fw)))
+		return rc;
+	if (!(path = pm_path_join(rs->dir, f->name)))
+		return PAIMON_ENOMEM;
+	rc = rs->cfg->on_path(rs->ctx, path);
+	pm_free(path);
+	if (rc)
+		return rc;
+	if (f->n_done == f->cap_done) {
+		size_t nc = f->cap_done ? f->cap_done * 2 : 4;
+		pm_data_file_meta *nd = pm_realloc(f->done, nc * sizeof *nd);
+		if (!nd)
+			return PAIMON_ENOMEM;
+		f->done = nd;
+		f->cap_done = nc;
+	}
+	if ((rc = file_meta(rs, i, f->piece_rows, 0, &m)))
+		return rc;
+	f->done[f->n_done++] = m;
+	pm_format_writer_free(f->fw);
+	f->fw = NULL;
+	f->piece_rows = 0;
+	return 0;
 }
 
 /* Closes column i's open .blob file: listed for deletion, its meta kept
@@ -461,6 +565,11 @@ int pm_roll_set_close_file(pm_roll_set *rs)
 	for (i = 0; i < rs->n_files; i++) {
 		rfile *f = &rs->files[i];
 		char *path;
+		if (f->roll_rows > 0) {
+			if ((rc = piece_close(rs, i)))
+				return rc;
+			continue;
+		}
 		if ((rc = f->fw->close(f->fw)))
 			return rc;
 		if (!(path = pm_path_join(rs->dir, f->name)))
@@ -535,7 +644,7 @@ static int roll_due(const pm_roll_set *rs)
 		return 1;
 	for (i = 1; i < rs->n_files; i++) {
 		const rfile *f = &rs->files[i];
-		if (f->target_size > 0 && (int64_t)f->fw->bytes_written(f->fw) >= f->target_size)
+		if (f->roll_rows <= 0 && f->target_size > 0 && (int64_t)f->fw->bytes_written(f->fw) >= f->target_size)
 			return 1;
 	}
 	return 0;
@@ -563,9 +672,33 @@ int pm_roll_set_write(pm_roll_set *rs, const struct ArrowArray *b, const struct 
 		for (i = 0; i < rs->n_files; i++) {
 			rfile *f = &rs->files[i];
 			const struct ArrowSchema *ps;
-			const struct ArrowArray *pa = project(f, &slice, s, &ps);
-			if ((rc = f->fw->write(f->fw, pa, ps)))
-				return rc;
+			const struct ArrowArray *pa;
+			int64_t off = 0;
+			if (f->roll_rows <= 0) {
+				pa = project(f, &slice, s, &ps);
+				if ((rc = f->fw->write(f->fw, pa, ps)))
+					return rc;
+				continue;
+			}
+			/* rolling alone: the slice cut at its files' boundaries */
+			while (off < n) {
+				struct ArrowArray part = slice;
+				int64_t m;
+				if (!f->fw && (rc = piece_open(rs, i)))
+					return rc;
+				m = f->roll_rows - f->piece_rows;
+				if (m > n - off)
+					m = n - off;
+				part.offset = slice.offset + off;
+				part.length = m;
+				pa = project(f, &part, s, &ps);
+				if ((rc = f->fw->write(f->fw, pa, ps)))
+					return rc;
+				f->piece_rows += m;
+				off += m;
+				if (f->piece_rows >= f->roll_rows && (rc = piece_close(rs, i)))
+					return rc;
+			}
 		}
 		for (i = 0; i < cfg->n_blobs; i++) {
 			size_t col = cfg->blobs[i].column;

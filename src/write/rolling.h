@@ -7,7 +7,9 @@
  * the same rows: each companion has its own format and its own subset of
  * the batch's columns, and all files of a set are opened, rolled and
  * closed at the same row boundaries, so file k of every companion holds
- * exactly the rows of data file k. This is where BLOB `.blob` files (the
+ * exactly the rows of data file k (a companion with roll_rows also rolls
+ * on its own in between: its files then tile data file k). This is where
+ * BLOB `.blob` files (the
  * BLOB columns of a row range, beside the data file holding the others)
  * and `.vector.*` files (vector columns in their own format) plug in;
  * a data file given a column subset (pm_roll_config.columns) is how
@@ -58,6 +60,13 @@ typedef struct pm_roll_companion {
 	size_t n_columns;
 	const char *extension;        /* ".blob", ".vector.parquet" */
 	int64_t target_size;          /* rolls the set too when reached; <= 0: none */
+	/* > 0: the companion rolls on its own, a new file every roll_rows
+	 * rows (pypaimon 2.1.0's vector files at vector.target-file-size),
+	 * and always with the data file, so its files tile the data file's
+	 * rows; their metas (sequence numbers 0..rows-1, for the commit to
+	 * stamp) follow the data file's in row order. 0: one file per data
+	 * file. */
+	int64_t roll_rows;
 } pm_roll_companion;
 
 /*

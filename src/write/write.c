@@ -111,6 +111,7 @@ struct pm_table_writer {
 	const pm_format *vfmt;
 	char *vext;
 	int64_t blob_target;       /* blob.target-file-size, default target-file-size */
+	int64_t vector_target;     /* vector.target-file-size; 0: not set */
 	int unrouted;              /* set_write_cols_ex(routed = 0): pm_table_writer_file only */
 
 	wgroup **groups;
@@ -169,6 +170,9 @@ static int setup_options(pm_table_writer *w)
 	    (rc = pm_parse_memory_size("blob.target-file-size", v, &w->blob_target)))
 		return rc;
 	if ((v = opt(w, "target-file-size")) && (rc = pm_parse_memory_size("target-file-size", v, &w->target_size)))
+		return rc;
+	if ((v = opt(w, "vector.target-file-size")) &&
+	    (rc = pm_parse_memory_size("vector.target-file-size", v, &w->vector_target)))
 		return rc;
 	if (w->target_size <= 0)
 		w->target_size = 1;
@@ -942,6 +946,36 @@ static int check_nested_blobs(const pm_table_writer *w)
 }
 
 /*
+ * Rows per vector file when vector.target-file-size is set (0: not set,
+ * one vector file per data file). pypaimon 2.1.0 rolls its vector writer
+ * when the Arrow size of the buffered vectors exceeds the target, cutting
+ * where it is at most the target: the vectors' value bytes per row (no
+ * nulls: pypaimon cannot write null vectors), so floor(target / row
+ * bytes) rows, at least 1.
+ */
+static int64_t vector_roll_rows(const pm_type *vrow, int64_t target)
+{
+	int64_t row = 0;
+	size_t i;
+	if (target <= 0)
+		return 0;
+	for (i = 0; i < vrow->nfields; i++) {
+		const pm_type *t = vrow->fields[i].type;
+		int64_t e;
+		switch (t->element ? t->element->root : PM_FLOAT) {
+		case PM_BOOLEAN: case PM_TINYINT: e = 1; break;
+		case PM_SMALLINT: e = 2; break;
+		case PM_INT: case PM_FLOAT: e = 4; break;
+		default: e = 8; break;
+		}
+		row += e * (t->length > 0 ? t->length : 1);
+	}
+	if (row <= 0)
+		return 0;
+	return target / row > 0 ? target / row : 1;
+}
+
+/*
  * After the written columns are known (all, or with_write_type's): BLOB
  * columns go to .blob streams and the data file takes the others (so its
  * write_cols name them, as both peers write, even for a full-row write).
@@ -1055,6 +1089,7 @@ static int configure_blobs(pm_table_writer *w)
 		w->vcomp.columns = w->vcols;
 		w->vcomp.n_columns = w->vrow->nfields;
 		w->vcomp.extension = w->vext;
+		w->vcomp.roll_rows = vector_roll_rows(w->vrow, w->vector_target);
 		w->roll.companions = &w->vcomp;
 		w->roll.n_companions = 1;
 	}
