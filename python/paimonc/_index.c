@@ -52,8 +52,9 @@ static int pred_arg(PyObject *o, paimon_predicate **out)
 static PyObject *result_tuple(const paimon_search_result *r)
 {
 	size_t n = paimon_search_result_count(r);
-	return Py_BuildValue("(y#y#)", (const char *)paimon_search_result_row_ids(r), (Py_ssize_t)(n * 8),
-			     (const char *)paimon_search_result_scores(r), (Py_ssize_t)(n * 4));
+	const char *ids = n ? (const char *)paimon_search_result_row_ids(r) : "";
+	const char *sc = n ? (const char *)paimon_search_result_scores(r) : "";
+	return Py_BuildValue("(y#y#)", ids, (Py_ssize_t)(n * 8), sc, (Py_ssize_t)(n * 4));
 }
 
 typedef struct progress {
@@ -71,8 +72,8 @@ static void progress_cb(void *ctx, int64_t done, int64_t total)
 	st = PyGILState_Ensure();
 	r = PyObject_CallFunction(p->fn, "LL", (long long)done, (long long)total);
 	if (!r) {
-		p->failed = 1;
-		PyErr_Clear();
+		p->failed = 1; /* further calls are skipped; the build goes on */
+		PyErr_WriteUnraisable(p->fn);
 	}
 	Py_XDECREF(r);
 	PyGILState_Release(st);

@@ -294,7 +294,7 @@ class HybridSearchBuilder(_SearchBase):
                 b = VectorSearchBuilder(self._table).with_vector_column(col).with_query_vector(q)
                 b.with_options(self._options).with_options(o)
             else:
-                b = FullTextSearchBuilder(self._table).with_query(col, q).with_options(self._options)
+                b = FullTextSearchBuilder(self._table).with_query(col, q)
             b.with_limit(lim).with_filter(self._filter)
             pairs.append(b.execute_local()._native_pair())
             weights.append(w)
@@ -321,7 +321,9 @@ class IndexApiMixin:
                                        "the whole table is indexed")
         if progress is True:
             progress = _progress_bar("building {} index on {}".format(index_type, index_column))
-        return _native.table_create_global_index(self._t, index_column, str(index_type), _opts(options),
+        merged = dict(getattr(self, "_dynamic_options", None) or {})
+        merged.update(options or {})
+        return _native.table_create_global_index(self._t, index_column, str(index_type), _opts(merged),
                                                  progress)
 
     def drop_global_index(self, index_column, index_type=None, partitions=None, dry_run=False):
@@ -338,7 +340,9 @@ class IndexApiMixin:
     def index_filter(self, predicate, options=None):
         """The candidate rows the scalar indexes give for predicate
         (GlobalIndexResult), or None when they cannot answer it."""
-        out = _native.table_index_filter(self._t, predicate._native(), _opts(options))
+        merged = dict(getattr(self, "_dynamic_options", None) or {})
+        merged.update(options or {})
+        out = _native.table_index_filter(self._t, predicate._native(), _opts(merged))
         return None if out is None else GlobalIndexResult(_i64(out[0]))
 
     def new_vector_search_builder(self):

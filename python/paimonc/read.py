@@ -102,7 +102,8 @@ def _range_pairs(ranges):
 # Dynamic options the C read builder understands (paimon_read_builder_with_option).
 _READ_OPTION_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp",
                      "source.split.target-size", "source.split.open-file-cost", "read.batch-size",
-                     "read.threads", "blob-as-descriptor", "blob-descriptor.allowed-prefixes")
+                     "read.threads", "blob-as-descriptor", "blob-descriptor.allowed-prefixes",
+                     "global-index.enabled", "scalar-index.search-mode", "global-index.search-mode")
 
 
 _TIME_TRAVEL_KEYS = ("scan.snapshot-id", "scan.tag-name", "scan.timestamp-millis", "scan.timestamp")

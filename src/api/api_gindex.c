@@ -12,8 +12,11 @@
  *  - files <table>/index/<prefix>-global-index-<uuid>.index, committed as
  *    ADD index-manifest entries with _GLOBAL_INDEX (bucket 0).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "paimonc/index.h"
 #include "api/api_gindex.h"
@@ -99,6 +102,12 @@ static int64_t opt_i64(const pm_strmap *m, const char *key, const char *fallback
 int pm_api_read_column(paimon_table *t, int64_t snap_id, const char *column, const int64_t *ranges, size_t nr,
 		       const paimon_predicate *filter, pm_api_column_fn fn, void *ctx)
 {
+	return pm_api_read_column_ex(t, snap_id, column, ranges, nr, filter, NULL, fn, ctx);
+}
+
+int pm_api_read_column_ex(paimon_table *t, int64_t snap_id, const char *column, const int64_t *ranges, size_t nr,
+			  const paimon_predicate *filter, const pm_strmap *opts, pm_api_column_fn fn, void *ctx)
+{
 	paimon_read_builder *rb = NULL;
 	paimon_plan *plan = NULL;
 	struct ArrowArrayStream st;
@@ -117,7 +126,12 @@ int pm_api_read_column(paimon_table *t, int64_t snap_id, const char *column, con
 	if ((rc = paimon_read_builder_new(&rb, t)) || (rc = paimon_read_builder_with_option(rb, "scan.snapshot-id", sid)) ||
 	    (rc = paimon_read_builder_with_projection(rb, cols, ncols)) ||
 	    (ranges && (rc = paimon_read_builder_with_row_ranges(rb, ranges, nr))) ||
-	    (filter && (rc = paimon_read_builder_with_filter(rb, filter))) ||
+	    (filter && (rc = paimon_read_builder_with_filter(rb, filter))))
+		goto out;
+	for (i = 0; opts && i < opts->len; i++)
+		if ((rc = paimon_read_builder_with_option(rb, opts->keys[i], opts->vals[i])))
+			goto out;
+	if (
 	    (rc = paimon_read_builder_plan(rb, &plan)))
 		goto out;
 	if (!paimon_plan_split_count(plan))
@@ -271,7 +285,11 @@ static int new_index_file(builder *b, pm_buf *name, pm_buf *path, pm_out_stream 
 	pm_buf_clear(path);
 	if ((rc = pm_uuid_v4(uuid)) ||
 	    (rc = pm_buf_printf(name, "%s-global-index-%s.index", file_prefix(b->type, pb, sizeof pb), uuid)) ||
-	    (rc = pm_buf_printf(path, "%s/index/%s", b->t->path, (const char *)name->data)))
+	    (rc = pm_buf_printf(path, "%s/index", b->t->path)) ||
+	    (rc = pm_fileio_mkdirs(b->t->io, (const char *)path->data)))
+		return rc;
+	pm_buf_clear(path);
+	if ((rc = pm_buf_printf(path, "%s/index/%s", b->t->path, (const char *)name->data)))
 		return rc;
 	return pm_fileio_open_write(b->t->io, (const char *)path->data, os);
 }
@@ -279,25 +297,34 @@ static int new_index_file(builder *b, pm_buf *name, pm_buf *path, pm_out_stream 
 static int add_entry(builder *b, const run *r, const char *name, int64_t size, int64_t rows, const void *meta,
 		     size_t meta_len)
 {
-	pm_index_manifest_entry *e = pm_index_manifest_entry_list_push(&b->adds);
+	pm_index_manifest_entry e, *slot;
 	int rc;
-	if (!e)
+	memset(&e, 0, sizeof e);
+	e.kind = PM_FILE_KIND_ADD;
+	e.bucket = 0;
+	e.file_size = size;
+	e.row_count = rows;
+	e.has_global_index = 1;
+	e.global_index.row_range_start = r->from;
+	e.global_index.row_range_end = r->to;
+	e.global_index.index_field_id = b->field->id;
+	e.global_index.has_index_meta = 1;
+	if (!(e.index_type = pm_strdup(b->type)) || !(e.file_name = pm_strdup(name)) ||
+	    (rc = pm_bytes_set(&e.partition, r->partition->p, r->partition->n)) ||
+	    (rc = pm_bytes_set(&e.global_index.index_meta, meta, meta_len)) ||
+	    !(slot = pm_index_manifest_entry_list_push(&b->adds))) {
+		pm_index_manifest_entry_dispose(&e);
 		return PAIMON_ENOMEM;
-	e->kind = PM_FILE_KIND_ADD;
-	e->bucket = 0;
-	e->file_size = size;
-	e->row_count = rows;
-	e->has_global_index = 1;
-	e->global_index.row_range_start = r->from;
-	e->global_index.row_range_end = r->to;
-	e->global_index.index_field_id = b->field->id;
-	e->global_index.has_index_meta = 1;
-	if (!(e->index_type = pm_strdup(b->type)) || !(e->file_name = pm_strdup(name)))
-		return PAIMON_ENOMEM;
-	if ((rc = pm_bytes_set(&e->partition, r->partition->p, r->partition->n)) ||
-	    (rc = pm_bytes_set(&e->global_index.index_meta, meta, meta_len)))
-		return rc;
+	}
+	*slot = e;
 	return 0;
+}
+
+/* the file at path is not in b->adds yet: remove it */
+static void drop_file(builder *b, const pm_buf *path)
+{
+	if (path->len)
+		pm_fileio_remove(b->t->io, (const char *)path->data);
 }
 
 static void tick(builder *b, int64_t n)
@@ -444,9 +471,12 @@ static int build_sorted_run(builder *b, const run *r)
 			os->abort(os);
 			break;
 		}
-		if ((rc = os->close(os)))
+		if ((rc = os->close(os))) {
+			drop_file(b, &path);
 			break;
-		rc = add_entry(b, r, (const char *)name.data, size, rows, meta.data, meta.len);
+		}
+		if ((rc = add_entry(b, r, (const char *)name.data, size, rows, meta.data, meta.len)))
+			drop_file(b, &path);
 	}
 	pm_free(ord);
 	pm_buf_dispose(&name);
@@ -479,7 +509,7 @@ static int generic_batch(void *ctx, const struct ArrowSchema *s, const struct Ar
 					      "dimensions, the index %lld", b->type, b->field->name, b->t->identifier,
 					      (long long)rid[i], (long long)d, (long long)b->dim);
 			for (k = 0; k < d; k++)
-				if (!(v[k] == v[k]) || v[k] > 3.4e38f || v[k] < -3.4e38f)
+				if (!isfinite(v[k]))
 					return pm_err(PAIMON_EINVAL, "building %s index on '%s': row %lld has a non-finite "
 						      "value", b->type, b->field->name, (long long)rid[i]);
 			if (b->vn == b->vcap) {
@@ -516,10 +546,13 @@ static const char *vindex_key(const char *k)
 	static const char *same[] = {"nlist", "expected-vector-count", "ivf.coarse-assignment", "ivf.pq-encoding",
 				     "ivf.train.max-points-per-centroid", "pq.train.max-points-per-centroid", "pq.m",
 				     "pq.code-ratio", "pq.bits", "rq.bits", "target-recall", "max-bytes-per-vector",
-				     "deployment-profile", "train.sample-ratio", "threads"};
-	static const char *diskann[] = {"build-preset", "max-degree", "build-search-list-size", "alpha", "seed",
-					"memory-budget-bytes", "storage-layout", "raw-vector-encoding", "build-distance"};
-	static char buf[64];
+				     "deployment-profile", "train.sample-ratio"};
+	static const char *diskann[][2] = {
+		{"build-preset", "diskann.build-preset"}, {"max-degree", "diskann.max-degree"},
+		{"build-search-list-size", "diskann.build-search-list-size"}, {"alpha", "diskann.alpha"},
+		{"seed", "diskann.seed"}, {"memory-budget-bytes", "diskann.memory-budget-bytes"},
+		{"storage-layout", "diskann.storage-layout"}, {"raw-vector-encoding", "diskann.raw-vector-encoding"},
+		{"build-distance", "diskann.build-distance"}};
 	size_t i;
 	if (!strcmp(k, "index.dimension") || !strcmp(k, "dimension"))
 		return "dimension";
@@ -531,16 +564,24 @@ static const char *vindex_key(const char *k)
 		if (!strcmp(k, same[i]))
 			return same[i];
 	for (i = 0; i < sizeof diskann / sizeof diskann[0]; i++)
-		if (!strcmp(k, diskann[i]) || (!strncmp(k, "diskann.", 8) && !strcmp(k + 8, diskann[i]))) {
-			snprintf(buf, sizeof buf, "diskann.%s", diskann[i]);
-			return buf;
-		}
+		if (!strcmp(k, diskann[i][0]) || !strcmp(k, diskann[i][1]))
+			return diskann[i][1];
 	return NULL;
 }
 
-/* The engine options: vectors as pypaimon's native_options (bare vindex
- * keys, then `<type>.k`, then `fields.<col>.k`, later ones winning, mapped
- * to vindex's keys); full-text the `full-text.` options, prefix stripped. */
+/* Bare keys pypaimon 2.1.0 takes without a prefix (_is_050_build_option):
+ * the build policy hints of paimon-vindex 0.5.0. */
+static int bare_ok(const char *nk)
+{
+	return !strcmp(nk, "ivf.coarse-assignment") || !strcmp(nk, "ivf.pq-encoding") ||
+	       !strcmp(nk, "ivf.train.max-points-per-centroid") || !strcmp(nk, "pq.train.max-points-per-centroid");
+}
+
+/* The engine options: vectors as pypaimon's native_options (the few bare
+ * 0.5.0 build keys, then `<type>.k`, then `fields.<col>.k`, later ones
+ * winning, mapped to vindex's keys: so `ivf-flat.distance.metric` or
+ * `fields.v.distance.metric`, not a bare `distance.metric`); full-text the
+ * `full-text.` options, prefix stripped. */
 static int strip_opts(builder *b)
 {
 	char p1[96], p2[160];
@@ -553,11 +594,11 @@ static int strip_opts(builder *b)
 	for (pass = 0; pass < 3 && !rc; pass++)
 		for (i = 0; i < b->opts.len && !rc; i++) {
 			const char *k = b->opts.keys[i], *suffix = NULL, *nk;
-			if (pass == 0 && b->kind == K_VECTOR)
+			if (pass == 0 && b->kind == K_VECTOR && vindex_key(k) && !strcmp(vindex_key(k), k) && bare_ok(k))
 				suffix = k;
 			else if (pass == 1 && !strncmp(k, p1, l1) && k[l1])
 				suffix = k + l1;
-			else if (pass == 2 && !strncmp(k, p2, l2) && k[l2])
+			else if (pass == 2 && b->kind == K_VECTOR && !strncmp(k, p2, l2) && k[l2])
 				suffix = k + l2;
 			if (!suffix)
 				continue;
@@ -608,18 +649,31 @@ static int build_generic_shard(builder *b, const run *r)
 		if ((rc = pm_ft_writer_finish(b->ftw, os, (const char *)path.data, &size)))
 			goto abort;
 		/* _INDEX_META: the full-text options, prefix stripped, as flat JSON */
-		rc = pm_buf_putc(&meta, '{');
-		for (k = 0; k < b->vopts.len && !rc; k++)
-			rc = pm_buf_printf(&meta, "%s\"%s\":\"%s\"", k ? "," : "", b->vopts.keys[k], b->vopts.vals[k]);
-		if (!rc)
-			rc = pm_buf_putc(&meta, '}');
+		{
+			json_t *o = json_object();
+			char *txt = NULL;
+			for (k = 0; o && k < b->vopts.len; k++)
+				if (json_object_set_new(o, b->vopts.keys[k], json_string(b->vopts.vals[k])) < 0) {
+					json_decref(o);
+					o = NULL;
+				}
+			if (!o || !(txt = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS)))
+				rc = PAIMON_ENOMEM;
+			else
+				rc = pm_buf_puts(&meta, txt);
+			free(txt);
+			json_decref(o);
+		}
 	}
 	if (rc)
 		goto abort;
-	if ((rc = os->close(os)))
+	if ((rc = os->close(os))) {
+		drop_file(b, &path);
 		goto out;
+	}
 	os = NULL;
-	rc = add_entry(b, r, (const char *)name.data, size, b->rows_in_shard, meta.data, meta.len);
+	if ((rc = add_entry(b, r, (const char *)name.data, size, b->rows_in_shard, meta.data, meta.len)))
+		drop_file(b, &path);
 	goto out;
 abort:
 	os->abort(os);
@@ -675,7 +729,7 @@ static void discard_files(builder *b)
 	size_t i;
 	for (i = 0; i < b->adds.len; i++) {
 		pm_buf_clear(&p);
-		if (!pm_buf_printf(&p, "%s/index/%s", b->t->path, b->adds.items[i].file_name))
+		if (b->adds.items[i].file_name && !pm_buf_printf(&p, "%s/index/%s", b->t->path, b->adds.items[i].file_name))
 			pm_fileio_remove(b->t->io, (const char *)p.data);
 	}
 	pm_buf_dispose(&p);

@@ -26,6 +26,9 @@ typedef int (*pm_api_column_fn)(void *ctx, const struct ArrowSchema *s, const st
  * NULL). */
 int pm_api_read_column(paimon_table *t, int64_t snap_id, const char *column, const int64_t *ranges, size_t nr,
 		       const paimon_predicate *filter, pm_api_column_fn fn, void *ctx);
+/* pm_api_read_column with read options (may be NULL) set on the read. */
+int pm_api_read_column_ex(paimon_table *t, int64_t snap_id, const char *column, const int64_t *ranges, size_t nr,
+			  const paimon_predicate *filter, const pm_strmap *opts, pm_api_column_fn fn, void *ctx);
 /* The float vector of row `row` (see api_gindex.c). */
 int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, int64_t row, const float **v,
 		     int64_t *dim, int *is_null);

@@ -131,10 +131,15 @@ static int ctx_open(ctx *c, paimon_table *t, const paimon_predicate *filter, con
 		return rc;
 	if ((rc = pm_gi_load(t->io, t->path, c->snap, &c->g)))
 		return rc;
-	if (filter && c->snap) {
-		if ((rc = pm_rb64_new(&c->pass)))
+	/* the exact set of live rows passing the filter: read with the scalar
+	 * indexes in full mode (rows they do not cover are candidates too);
+	 * without a filter only needed when deletion vectors hide rows */
+	if (c->snap && (filter || c->g->has_dv)) {
+		pm_strmap ro = {0};
+		if ((rc = pm_rb64_new(&c->pass)) || (rc = pm_strmap_set(&ro, "scalar-index.search-mode", "full")))
 			return rc;
-		rc = pm_api_read_column(t, c->snap->id, NULL, NULL, 0, filter, pass_batch, c);
+		rc = pm_api_read_column_ex(t, c->snap->id, NULL, NULL, 0, filter, &ro, pass_batch, c);
+		pm_strmap_dispose(&ro);
 	}
 	return rc;
 }
@@ -184,6 +189,7 @@ typedef struct vsearch {
 	const float *q;    /* nq * dim (normalised copies for cosine raw scans) */
 	size_t nq, dim;
 	int64_t limit;
+	int64_t keep;      /* candidates kept per query: limit * refine factor */
 	pm_gi_hits *hits;  /* nq */
 	pm_vmetric metric; /* of the raw scans: the first index's, else the option's */
 	const pm_rb64 *raw_pass;
@@ -226,8 +232,8 @@ static int raw_batch(void *vs_, const struct ArrowSchema *s, const struct ArrowA
 	}
 	/* keep memory bounded: cut each query's hits to the limit now and then */
 	for (q = 0; q < vs->nq && !rc; q++)
-		if (vs->hits[q].n > (size_t)(4 * vs->limit + 4096))
-			pm_gi_hits_topk(&vs->hits[q], vs->limit);
+		if (vs->hits[q].n > (size_t)(4 * vs->keep + 4096))
+			rc = pm_gi_hits_topk(&vs->hits[q], vs->keep);
 	pm_free(tmp);
 	return rc;
 }
@@ -282,7 +288,9 @@ static int refine_hits(vsearch *vs, size_t q, int64_t factor)
 	int64_t *ids = NULL, *pairs = NULL;
 	size_t i, n;
 	int rc;
-	pm_gi_hits_topk(h, vs->limit * factor);
+	if ((rc = pm_gi_hits_topk(h, vs->keep)))
+		return rc;
+	(void)factor;
 	if (!h->n)
 		return 0;
 	n = h->n;
@@ -348,6 +356,21 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 	vs.nq = nq;
 	vs.dim = dim;
 	vs.limit = limit;
+	{
+		int64_t f = 1;
+		for (i = 0; vs.c.snap && i < vs.c.g->ngroups; i++)
+			if (vs.c.g->groups[i].field_id == vs.f->id && pm_vindex_type_known(vs.c.g->groups[i].index_type)) {
+				int64_t x = refine_factor(&vs.c.opts, column, vs.c.g->groups[i].index_type);
+				if (x > f)
+					f = x;
+			}
+		if (f > 1 << 20 || limit > (int64_t)(1 << 30) / f) {
+			rc = pm_err(PAIMON_EINVAL, "vector search: limit %lld with refine factor %lld is too large",
+				    (long long)limit, (long long)f);
+			goto out;
+		}
+		vs.keep = limit * f;
+	}
 	if (!(vs.hits = pm_calloc(nq, sizeof *vs.hits))) {
 		rc = PAIMON_ENOMEM;
 		goto out;
@@ -368,7 +391,7 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 			continue;
 		if ((rc = rel_filter(&vs.c, gr->from, gr->to, &rf, &card)))
 			break;
-		k_ref = limit * refine_factor(&vs.c.opts, column, gr->index_type);
+		k_ref = vs.keep;
 		if ((uint64_t)k_ref > card)
 			k_ref = (int64_t)card;
 		for (fi = 0; fi < gr->nfiles && !rc && k_ref > 0; fi++) {
@@ -517,10 +540,9 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 				rc = refine_hits(&vs, q, factor);
 		}
 	}
-	for (q = 0; q < nq && !rc; q++) {
-		pm_gi_hits_topk(&vs.hits[q], limit);
-		rc = result_take(&vs.hits[q], &out[q]);
-	}
+	for (q = 0; q < nq && !rc; q++)
+		if (!(rc = pm_gi_hits_topk(&vs.hits[q], limit)))
+			rc = result_take(&vs.hits[q], &out[q]);
 	if (rc)
 		for (q = 0; q < nq; q++) {
 			paimon_search_result_free(out[q]);
@@ -562,6 +584,17 @@ int paimon_table_full_text_search(paimon_table *t, const char *column, const cha
 			      t->identifier);
 	if ((rc = ctx_open(&c, t, filter, opts, "full-text search")))
 		goto out;
+	{
+		pm_gi_mode mode;
+		if ((rc = pm_gi_mode_from(&c.opts, "full-text-index.search-mode", &mode)))
+			goto out;
+		if (mode != PM_GI_FAST) {
+			rc = pm_err(PAIMON_EUNSUPPORTED, "full-text search: 'full-text-index.search-mode' = '%s' is not "
+				    "supported by paimonc yet (only fast: rows no full-text index covers are not searched)",
+				    mode == PM_GI_FULL ? "full" : "detail");
+			goto out;
+		}
+	}
 	for (i = 0; c.snap && i < c.g->ngroups && !rc; i++) {
 		pm_gi_group *gr = &c.g->groups[i];
 		pm_rb64 *rf = NULL;
@@ -593,10 +626,8 @@ int paimon_table_full_text_search(paimon_table *t, const char *column, const cha
 		}
 		pm_rb64_free(rf);
 	}
-	if (!rc) {
-		pm_gi_hits_topk(&h, limit);
+	if (!rc && !(rc = pm_gi_hits_topk(&h, limit)))
 		rc = result_take(&h, out);
-	}
 out:
 	pm_gi_hits_dispose(&h);
 	ctx_dispose(&c);
@@ -626,7 +657,8 @@ int paimon_search_result_fuse(const char *ranker, const paimon_search_result *co
 		}
 		for (j = 0; j < routes[i]->h.n && !rc; j++)
 			rc = pm_gi_hits_push(&hs[i], routes[i]->h.ids[j], routes[i]->h.scores[j]);
-		pm_gi_hits_topk(&hs[i], -1);
+		if (!rc)
+			rc = pm_gi_hits_topk(&hs[i], -1);
 	}
 	if (!rc)
 		rc = pm_gi_fuse(ranker, hs, weights, n, limit, &res);
@@ -665,7 +697,7 @@ int pm_api_index_rows(paimon_table *t, const pm_strmap *opts, const pm_snapshot 
 	{
 		int64_t *un = NULL, *all = NULL;
 		size_t nun = 0;
-		if ((rc = pm_gi_unindexed(g, fields, nf, NULL, mode, NULL, 0, &un, &nun)))
+		if ((rc = pm_gi_unindexed(g, fields, nf, PM_GI_SCALAR, mode, NULL, 0, &un, &nun)))
 			goto out;
 		if (nun) {
 			if (!(all = pm_malloc(2 * (*n + nun) * sizeof *all))) {

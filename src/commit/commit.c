@@ -952,6 +952,27 @@ static int combine_index(const pm_table_committer *c, const pm_index_manifest_en
 		for (k = 0; k < i; k++)
 			if (chg[k].kind == PM_FILE_KIND_ADD && !strcmp(chg[k].file_name, e->file_name))
 				present = 1;
+		/* GlobalIndexCombiner: a retained global index file of the same
+		 * field with an intersecting row range refuses the ADD (one index
+		 * per column and range; files of one commit may share a range) */
+		for (j = 0; e->has_global_index && !rc && j < prev->len; j++) {
+			const pm_index_manifest_entry *p = &prev->items[j];
+			if (dead[j] || !p->has_global_index ||
+			    p->global_index.index_field_id != e->global_index.index_field_id)
+				continue;
+			if (p->global_index.row_range_start <= e->global_index.row_range_end &&
+			    e->global_index.row_range_start <= p->global_index.row_range_end)
+				rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': global index file '%s' (%s, field %d, rows "
+					    "[%lld, %lld]) intersects index file '%s' (%s, rows [%lld, %lld]) of the same "
+					    "field: a concurrent build committed it", c->table_path, e->file_name,
+					    e->index_type, (int)e->global_index.index_field_id,
+					    (long long)e->global_index.row_range_start,
+					    (long long)e->global_index.row_range_end, p->file_name, p->index_type,
+					    (long long)p->global_index.row_range_start,
+					    (long long)p->global_index.row_range_end);
+		}
+		if (rc)
+			break;
 		if (present) {
 			rc = pm_err(PAIMON_ECONFLICT, "commit to '%s': index file '%s' is already in the index manifest",
 				    c->table_path, e->file_name);

@@ -41,6 +41,8 @@ int pm_gi_load(pm_fileio *io, const char *table_path, const pm_snapshot *snap, p
 		goto fail;
 	for (i = 0; i < all.len && !rc; i++) {
 		const pm_index_manifest_entry *e = &all.items[i];
+		if (e->kind == PM_FILE_KIND_ADD && !strcmp(e->index_type, "DELETION_VECTORS"))
+			g->has_dv = 1;
 		if (e->kind != PM_FILE_KIND_ADD || !e->has_global_index)
 			continue;
 		rc = pm_index_manifest_entry_list_append_copy(&g->entries, e);
@@ -64,14 +66,11 @@ int pm_gi_load(pm_fileio *io, const char *table_path, const pm_snapshot *snap, p
 			gr->field_id = e->global_index.index_field_id;
 			gr->from = e->global_index.row_range_start;
 			gr->to = e->global_index.row_range_end;
-			if (!(gr->index_type = pm_strdup(e->index_type)) ||
-			    !(gr->files = pm_calloc(g->entries.len, sizeof *gr->files))) {
-				pm_free(gr->index_type);
-				gr->index_type = NULL;
+			if (!(gr->index_type = pm_strdup(e->index_type))) {
 				rc = PAIMON_ENOMEM;
 				goto fail;
 			}
-			if (gr->to < gr->from) {
+			if (gr->to < gr->from || gr->from < 0) {
 				rc = pm_err(PAIMON_ECORRUPT, "index manifest of '%s': global index file '%s' has row range "
 					    "[%lld, %lld]", table_path, e->file_name, (long long)gr->from, (long long)gr->to);
 				g->ngroups++;
@@ -79,7 +78,15 @@ int pm_gi_load(pm_fileio *io, const char *table_path, const pm_snapshot *snap, p
 			}
 			g->ngroups++;
 		}
-		gr->files[gr->nfiles++] = i;
+		{
+			size_t *nf = pm_realloc(gr->files, (gr->nfiles + 1) * sizeof *nf);
+			if (!nf) {
+				rc = PAIMON_ENOMEM;
+				goto fail;
+			}
+			gr->files = nf;
+			gr->files[gr->nfiles++] = i;
+		}
 	}
 	pm_index_manifest_entry_list_dispose(&all);
 	*out = g;
@@ -361,7 +368,10 @@ int pm_gi_indexed_ranges(const pm_gi_set *g, int32_t field_id, const char *index
 			if (!extra)
 				continue;
 		}
-		if (index_type && strcmp(gr->index_type, index_type))
+		if (index_type && !strcmp(index_type, PM_GI_SCALAR)) {
+			if (pm_sidx_kind_from_name(gr->index_type) < 0)
+				continue;
+		} else if (index_type && strcmp(gr->index_type, index_type))
 			continue;
 		r[2 * n] = gr->from;
 		r[2 * n + 1] = gr->to;
@@ -514,18 +524,14 @@ static int hit_id_cmp(const void *a, const void *b)
 	return hit_cmp(a, b);
 }
 
-void pm_gi_hits_topk(pm_gi_hits *h, int64_t k)
+int pm_gi_hits_topk(pm_gi_hits *h, int64_t k)
 {
 	hit *v;
 	size_t i, n = 0;
 	if (!h->n)
-		return;
-	if (!(v = pm_malloc(h->n * sizeof *v))) {
-		/* out of memory: keep the order as is, only truncate */
-		if (k >= 0 && (size_t)k < h->n)
-			h->n = (size_t)k;
-		return;
-	}
+		return 0;
+	if (!(v = pm_malloc(h->n * sizeof *v)))
+		return PAIMON_ENOMEM;
 	for (i = 0; i < h->n; i++) {
 		v[i].id = h->ids[i];
 		v[i].s = h->scores[i];
@@ -543,6 +549,7 @@ void pm_gi_hits_topk(pm_gi_hits *h, int64_t k)
 	}
 	h->n = n;
 	pm_free(v);
+	return 0;
 }
 
 float pm_gi_score_from_distance(pm_vmetric m, float d)
@@ -555,12 +562,25 @@ float pm_gi_score_from_distance(pm_vmetric m, float d)
 	return -d;
 }
 
+typedef struct acc_t {
+	int64_t id;
+	double s;
+} acc_t;
+
+static int acc_cmp(const void *a, const void *b)
+{
+	const acc_t *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 int pm_gi_fuse(const char *ranker, const pm_gi_hits *routes, const double *weights, size_t nroutes, int64_t limit,
 	       pm_gi_hits *out)
 {
-	pm_gi_hits acc = {0};
-	size_t r, i, j;
+	pm_gi_hits res = {0};
+	acc_t *acc = NULL;
+	size_t r, i, total = 0, n = 0;
 	int kind, rc = 0;
+	memset(out, 0, sizeof *out);
 	if (!ranker || !*ranker || !strcasecmp(ranker, "rrf"))
 		kind = 0;
 	else if (!strcasecmp(ranker, "mrr"))
@@ -569,7 +589,16 @@ int pm_gi_fuse(const char *ranker, const pm_gi_hits *routes, const double *weigh
 		kind = 2;
 	else
 		return pm_err(PAIMON_EINVAL, "hybrid search: unknown ranker '%s' (rrf, mrr, weighted_score)", ranker);
-	for (r = 0; r < nroutes && !rc; r++) {
+	for (r = 0; r < nroutes; r++) {
+		double w = weights ? weights[r] : 1.0;
+		if (!(w > 0.0) || !isfinite(w))
+			return pm_err(PAIMON_EINVAL, "hybrid search: route %zu weight %g must be finite and > 0", r, w);
+		total += routes[r].n;
+	}
+	if (total && !(acc = pm_malloc(total * sizeof *acc)))
+		return PAIMON_ENOMEM;
+	/* contributions of every route, then summed per row id in double */
+	for (r = 0; r < nroutes; r++) {
 		const pm_gi_hits *h = &routes[r];
 		double w = weights ? weights[r] : 1.0, lo = 0, hi = 0;
 		if (kind == 2 && h->n) {
@@ -581,28 +610,33 @@ int pm_gi_fuse(const char *ranker, const pm_gi_hits *routes, const double *weigh
 					hi = h->scores[i];
 			}
 		}
-		for (i = 0; i < h->n && !rc; i++) {
-			double c;
+		for (i = 0; i < h->n; i++) {
+			acc[n].id = h->ids[i];
 			if (kind == 0)
-				c = w / (60.0 + (double)i + 1.0);
+				acc[n].s = w / (60.0 + (double)i + 1.0);
 			else if (kind == 1)
-				c = w / ((double)i + 1.0);
+				acc[n].s = w / ((double)i + 1.0);
 			else
-				c = w * (hi - lo > 0.0 ? (h->scores[i] - lo) / (hi - lo) : 1.0);
-			for (j = 0; j < acc.n; j++)
-				if (acc.ids[j] == h->ids[i])
-					break;
-			if (j < acc.n)
-				acc.scores[j] = (float)((double)acc.scores[j] + c);
-			else
-				rc = pm_gi_hits_push(&acc, h->ids[i], (float)c);
+				acc[n].s = w * (hi - lo > 0.0 ? (h->scores[i] - lo) / (hi - lo) : 1.0);
+			n++;
 		}
 	}
+	qsort(acc, n, sizeof *acc, acc_cmp);
+	for (i = 0; i < n && !rc;) {
+		size_t j = i;
+		double sum = 0;
+		while (j < n && acc[j].id == acc[i].id)
+			sum += acc[j++].s;
+		rc = pm_gi_hits_push(&res, acc[i].id, (float)sum);
+		i = j;
+	}
+	pm_free(acc);
+	if (!rc)
+		rc = pm_gi_hits_topk(&res, limit);
 	if (rc) {
-		pm_gi_hits_dispose(&acc);
+		pm_gi_hits_dispose(&res);
 		return rc;
 	}
-	pm_gi_hits_topk(&acc, limit);
-	*out = acc;
+	*out = res;
 	return 0;
 }

@@ -48,7 +48,11 @@ typedef struct pm_gi_set {
 	int has_next_row_id;
 	int64_t next_row_id;
 	int64_t snapshot_id;
+	int has_dv;           /* the snapshot has deletion vectors */
 } pm_gi_set;
+
+/* index_type of pm_gi_unindexed / pm_gi_indexed_ranges: btree or bitmap. */
+#define PM_GI_SCALAR "\001scalar"
 
 /* Loads the global-index entries of snapshot snap (NULL: none, an empty
  * set). Entries of other index types (DELETION_VECTORS, HASH) are skipped. */
@@ -81,7 +85,7 @@ int pm_gi_eval(pm_gi_set *g, const pm_predicate *p, const pm_strmap *opts, pm_rb
  * indexes of all the given fields (Java DataEvolutionGlobalIndexCoverage):
  * fast -> none; full -> [0, next_row_id - 1] minus the indexed ranges;
  * detail -> data_ranges (the live files' row ranges, normalized) minus them.
- * index_type NULL: any type counts as coverage.
+ * index_type NULL: any type counts as coverage; PM_GI_SCALAR: btree and bitmap.
  */
 int pm_gi_unindexed(const pm_gi_set *g, const int32_t *fields, size_t nfields, const char *index_type,
 		    pm_gi_mode mode, const int64_t *data_ranges, size_t ndr, int64_t **out, size_t *nout);
@@ -102,7 +106,7 @@ int pm_gi_hits_push(pm_gi_hits *h, int64_t id, float score);
 void pm_gi_hits_dispose(pm_gi_hits *h);
 /* Sorts by score descending then row id ascending, keeps one hit per row
  * id (its best score) and the first k (k < 0: all). */
-void pm_gi_hits_topk(pm_gi_hits *h, int64_t k);
+int pm_gi_hits_topk(pm_gi_hits *h, int64_t k);
 
 /* vindex distance -> Paimon score: l2 1/(1+d), cosine 1-d, inner_product -d. */
 float pm_gi_score_from_distance(pm_vmetric m, float d);

@@ -182,7 +182,14 @@ def test_pypaimon_builds_sorted_index(tmp_path, itype):
         pb = t.new_read_builder().new_predicate_builder()
         cand = t.index_filter(_pred(pb, name, args))
         ppb = ppt.new_read_builder().new_predicate_builder()
-        assert cand is not None and cand.results() == _pp_index_ids(ppt, _pred(ppb, name, args)), (name, args)
+        theirs = _pp_index_ids(ppt, _pred(ppb, name, args))
+        assert cand is not None, (name, args)
+        if name == "startswith":
+            # pypaimon's btree answers startsWith with a superset (all non-null
+            # rows of the files it keeps); ours is exact: truth <= ours <= theirs
+            assert set(want) <= set(cand.results()) <= set(theirs), (name, args)
+        else:
+            assert cand.results() == theirs, (name, args)
         assert _ids(t, _pred(pb, name, args)) == want, (name, args)
 
 
@@ -190,18 +197,20 @@ def test_index_prunes_files(tmp_path):
     wh = str(tmp_path)
     cat, model = _table(wh, 3, commits=6, per=200)
     t = cat.get_table("db.t")
-    # ids are increasing: an index on id selects one file of six
-    t.create_global_index("id", "btree")
+    # d is random in every file: statistics cannot prune, the btree can
+    t.create_global_index("d", "btree")
+    x = model[450]["d"]
     pb = t.new_read_builder().new_predicate_builder()
-    rb = t.new_read_builder().with_filter(pb.equal("id", 450))
+    rb = t.new_read_builder().with_filter(pb.equal("d", x))
     plan = rb.new_scan().plan()
-    assert plan.files_selected() < plan.files_total()
+    assert plan.files_total == 6 and plan.files_selected == 1
     assert rb.new_read().to_arrow(plan.splits()).column("id").to_pylist() == [450]
-    # the option turns it off
+    # global-index.enabled=false: statistics only, every file is read, same rows
     t2 = t.copy({"global-index.enabled": "false"})
-    rb2 = t2.new_read_builder().with_filter(t2.new_read_builder().new_predicate_builder().equal("k", 5))
-    assert _ids(t2, t2.new_read_builder().new_predicate_builder().equal("k", 5)) == _truth(model, "equal", ("k", 5))
-    del rb2
+    rb2 = t2.new_read_builder().with_filter(t2.new_read_builder().new_predicate_builder().equal("d", x))
+    plan2 = rb2.new_scan().plan()
+    assert plan2.files_selected > plan.files_selected
+    assert rb2.new_read().to_arrow(plan2.splits()).column("id").to_pylist() == [450]
 
 
 def test_unindexed_rows_by_search_mode(tmp_path):
@@ -270,7 +279,7 @@ def test_paimonc_builds_ivf_flat(tmp_path, metric):
     wh = str(tmp_path)
     cat, model = _table(wh, 11, commits=3, per=400)
     t = cat.get_table("db.t")
-    assert t.create_global_index("v", "ivf-flat", options={"distance.metric": metric, "nlist": "8",
+    assert t.create_global_index("v", "ivf-flat", options={"ivf-flat.distance.metric": metric, "ivf-flat.nlist": "8",
                                                             "global-index.row-count-per-shard": "500"}) >= 2
     ppt = _pp(wh).get_table("db.t")
     rnd = random.Random(5)
@@ -312,7 +321,7 @@ def test_filtered_vector_search_is_true_topk(tmp_path, indexed_filter):
     wh = str(tmp_path)
     cat, model = _table(wh, 13, commits=3, per=400)
     t = cat.get_table("db.t")
-    t.create_global_index("v", "ivf-flat", options={"distance.metric": "l2", "nlist": "8"})
+    t.create_global_index("v", "ivf-flat", options={"ivf-flat.distance.metric": "l2", "ivf-flat.nlist": "8"})
     if indexed_filter:
         t.create_global_index("k", "btree")
     pb = t.new_read_builder().new_predicate_builder()
@@ -331,7 +340,7 @@ def test_vector_search_unindexed_rows_full_mode(tmp_path):
     wh = str(tmp_path)
     cat, model = _table(wh, 14, commits=2, per=300)
     t = cat.get_table("db.t")
-    t.create_global_index("v", "ivf-flat", options={"distance.metric": "l2", "nlist": "4"})
+    t.create_global_index("v", "ivf-flat", options={"ivf-flat.distance.metric": "l2", "ivf-flat.nlist": "4"})
     rnd = random.Random(1)
     more = _rows(rnd, len(model), 300)
     _write(cat.get_table("db.t"), more)
@@ -350,7 +359,7 @@ def test_vector_search_bad_input(tmp_path):
     wh = str(tmp_path)
     cat, _ = _table(wh, 15, commits=1, per=100)
     t = cat.get_table("db.t")
-    t.create_global_index("v", "ivf-flat", options={"distance.metric": "l2", "nlist": "2"})
+    t.create_global_index("v", "ivf-flat", options={"ivf-flat.distance.metric": "l2", "ivf-flat.nlist": "2"})
     b = t.new_vector_search_builder().with_vector_column("v").with_limit(5)
     with pytest.raises(InvalidArgumentError, match="3 dimensions, the column 8"):
         b.with_query_vector([1.0, 2.0, 3.0]).execute_local()
