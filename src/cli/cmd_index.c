@@ -318,7 +318,7 @@ static int search_main(cli_ctx *ctx, int argc, char **argv)
 			/* the hits' rows, through `paimonc read` with an _ROW_ID IN filter */
 			size_t cap = 64 + 24 * n, len = 0;
 			char *where = malloc(cap), *sel = malloc(strlen(select_arg) + 16);
-			char *rargv[12];
+			char *rargv[14];
 			int ra = 0;
 			if (!where || !sel) {
 				free(where);
@@ -341,6 +341,14 @@ static int search_main(cli_ctx *ctx, int argc, char **argv)
 			if (fmt_arg) {
 				rargv[ra++] = "--format";
 				rargv[ra++] = (char *)fmt_arg;
+			}
+			/* the rows of the snapshot or tag that was searched */
+			if (paimon_options_get(o, "scan.snapshot-id")) {
+				rargv[ra++] = "--snapshot";
+				rargv[ra++] = (char *)paimon_options_get(o, "scan.snapshot-id");
+			} else if (paimon_options_get(o, "scan.tag-name")) {
+				rargv[ra++] = "--tag";
+				rargv[ra++] = (char *)paimon_options_get(o, "scan.tag-name");
 			}
 			rargv[ra] = NULL;
 			{
