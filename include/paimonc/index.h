@@ -23,6 +23,16 @@
 extern "C" {
 #endif
 
+/**
+ * Where to load an optional engine from: component "vindex"
+ * (libpaimon_vindex_ffi.so: ivf-rq, diskann) or "ftindex"
+ * (libpaimon_ftindex_ffi.so: full-text), path the shared library. Without
+ * it the environment (PAIMONC_VINDEX_LIB / PAIMONC_FTINDEX_LIB), the
+ * directory of libpaimonc and the system path are tried. Call before the
+ * first use; an unknown component is PAIMON_EINVAL.
+ */
+PAIMON_EXTERN(int) paimon_set_engine_library(const char *component, const char *path);
+
 /* ------------------------------------------------------------ building */
 
 /* Progress of a build: done / total rows read so far (called from the

@@ -325,7 +325,21 @@ out:
 	return tp;
 }
 
+/* set_engine_library(component, path) */
+static PyObject *mod_set_engine(PyObject *m, PyObject *args)
+{
+	const char *comp, *path;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "ss:set_engine_library", &comp, &path))
+		return NULL;
+	if ((rc = paimon_set_engine_library(comp, path)) != 0)
+		return pm_py_raise_last(rc);
+	Py_RETURN_NONE;
+}
+
 static PyMethodDef index_methods[] = {
+	{"set_engine_library", mod_set_engine, METH_VARARGS, "(component, path): vindex / ftindex shared library"},
 	{"table_create_global_index", mod_create, METH_VARARGS,
 	 "(table, column, type, options|None, progress|None) -> files added"},
 	{"table_drop_global_index", mod_drop, METH_VARARGS, "(table, column, type|None, dry_run) -> files"},

@@ -24,6 +24,30 @@ __all__ = ["GlobalIndexResult", "ScoredGlobalIndexResult", "VectorSearchBuilder"
            "IndexApiMixin"]
 
 
+def _find_engines():
+    """Points the native core at the engines shipped in the paimon-vindex and
+    paimon-ftindex wheels when they are installed (without importing them)."""
+    import importlib.util
+    import os
+    for comp, pkg, lib in (("vindex", "paimon_vindex", "libpaimon_vindex_ffi.so"),
+                           ("ftindex", "paimon_ftindex", "libpaimon_ftindex_ffi.so")):
+        env = "PAIMONC_%s_LIB" % comp.upper()
+        if os.environ.get(env):
+            continue
+        try:
+            spec = importlib.util.find_spec(pkg)
+        except (ImportError, ValueError):
+            spec = None
+        for d in (spec.submodule_search_locations or []) if spec else []:
+            p = os.path.join(d, lib)
+            if os.path.exists(p):
+                _native.set_engine_library(comp, p)
+                break
+
+
+_find_engines()
+
+
 def _i64(b):
     a = _array.array("q")
     a.frombytes(b)

@@ -803,3 +803,14 @@ int paimon_read_builder_with_search_result(paimon_read_builder *rb, const paimon
 	pm_free(pairs);
 	return rc;
 }
+
+int paimon_set_engine_library(const char *component, const char *path)
+{
+	if (!component || !path)
+		return pm_err(PAIMON_EINVAL, "paimon_set_engine_library: NULL argument");
+	if (!strcmp(component, "vindex"))
+		return pm_vindex_set_library_path(path);
+	if (!strcmp(component, "ftindex"))
+		return pm_ftindex_set_library_path(path);
+	return pm_err(PAIMON_EINVAL, "paimon_set_engine_library: unknown component '%s' (vindex, ftindex)", component);
+}

@@ -395,3 +395,73 @@ def test_hybrid_fuse_matches_pypaimon_rankers():
                 acc[rid] = acc.get(rid, 0.0) + c
         want = [rid for rid, _ in sorted(acc.items(), key=lambda p: (-p[1], p[0]))]
         assert got.row_ids() == want, ranker
+
+
+WORDS = ["paimon", "lake", "vector", "search", "table", "index", "stream", "batch", "storage", "query"]
+
+
+def _text_table(wh, seed, writer):
+    rnd = random.Random(seed)
+    cat = _catalog(wh)
+    cat.create_table("db.f", paimonc.Schema(fields=[("id", "INT"), ("k", "INT"), ("txt", "STRING")], options=DE),
+                     False)
+    model = []
+    sch = pa.schema([("id", pa.int32()), ("k", pa.int32()), ("txt", pa.string())])
+    for _ in range(3):
+        rows = [{"id": len(model) + i, "k": rnd.randint(0, 5),
+                 "txt": None if rnd.random() < 0.1 else " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 8)))}
+                for i in range(200)]
+        t = cat.get_table("db.f") if writer == "paimonc" else _pp(wh).get_table("db.f")
+        wb = t.new_batch_write_builder()
+        w = wb.new_write()
+        w.write_arrow(pa.Table.from_pylist(rows, schema=sch))
+        wb.new_commit().commit(w.prepare_commit())
+        model.extend(rows)
+    return cat, model
+
+
+FT_QUERIES = ['{"match":{"query":"paimon lake"}}', '{"match_phrase":{"query":"vector search"}}',
+              '{"boolean":{"must":[{"match":{"query":"table"}}],"must_not":[{"match":{"query":"batch"}}]}}']
+
+
+def _pp_ft(ppt, q, limit):
+    r = ppt.new_full_text_search_builder().with_query("txt", q).with_limit(limit).execute_local()
+    g = r.score_getter()
+    return sorted((rid, g(rid)) for rid in r.results())
+
+
+@pytest.mark.parametrize("builder", ["paimonc", "pypaimon"])
+def test_full_text_both_ways(tmp_path, builder):
+    pytest.importorskip("paimon_ftindex")
+    wh = str(tmp_path)
+    cat, model = _text_table(wh, 21, builder)
+    if builder == "paimonc":
+        assert cat.get_table("db.f").create_global_index("txt", "full-text",
+                                                         options={"global-index.row-count-per-shard": "250"}) >= 2
+    else:
+        assert _pp(wh).get_table("db.f").create_global_index("txt", "full-text") >= 1
+    t = cat.get_table("db.f")
+    ppt = _pp(wh).get_table("db.f")
+    for q in FT_QUERIES:
+        r = t.new_full_text_search_builder().with_query("txt", q).with_limit(15).execute_local()
+        ours = sorted(zip(r.row_ids(), r.scores()))
+        theirs = _pp_ft(ppt, q, 15)
+        assert [i for i, _ in ours] == [i for i, _ in theirs], q
+        for (_, a), (_, b) in zip(ours, theirs):
+            assert abs(a - b) <= 1e-5 * max(1.0, abs(b)), q
+        # every hit really matches
+        for rid in r.row_ids():
+            assert model[rid]["txt"] is not None
+    # a plain string is a match query over the column
+    r = t.new_full_text_search_builder().with_query("txt", "storage").with_limit(1000).execute_local()
+    want = [i for i, m in enumerate(model) if m["txt"] and "storage" in m["txt"].split()]
+    assert sorted(r.row_ids()) == want
+    # with a filter: only passing rows
+    pb = t.new_read_builder().new_predicate_builder()
+    r = (t.new_full_text_search_builder().with_query("txt", "storage").with_limit(1000)
+         .with_filter(pb.equal("k", 2)).execute_local())
+    assert sorted(r.row_ids()) == [i for i in want if model[i]["k"] == 2]
+    # hybrid: a full-text route fused with itself keeps its order (rrf)
+    h = (t.new_hybrid_search_builder().add_full_text_route("txt", "storage", limit=20)
+         .add_full_text_route("txt", '{"match":{"query":"lake"}}', limit=20).with_limit(10).execute_local())
+    assert len(h.row_ids()) == 10 and len(set(h.row_ids())) == 10
