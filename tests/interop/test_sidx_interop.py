@@ -338,12 +338,13 @@ def test_pypaimon_writes_paimonc_reads(driver, tmp_path, kind, type_name):
             assert theirs == got, (op, lits)
 
 
-@pytest.mark.parametrize("kind", ["btree", "bitmap"])
-@pytest.mark.parametrize("type_name", TYPES)
-@pytest.mark.parametrize("compression", ["none", "zstd", "lz4"])
+# every type uncompressed; zstd and lz4 blocks on a few
+WRITE_CASES = [(k, t, "none") for k in ("btree", "bitmap") for t in TYPES] + \
+    [(k, t, c) for k in ("btree", "bitmap") for t in ("INT", "STRING", "TIMESTAMP(6)") for c in ("zstd", "lz4")]
+
+
+@pytest.mark.parametrize("kind,type_name,compression", WRITE_CASES)
 def test_paimonc_writes_pypaimon_reads(driver, tmp_path, kind, type_name, compression):
-    if compression != "none" and type_name not in ("INT", "STRING", "TIMESTAMP(6)"):
-        pytest.skip("compression covered on a few types")
     data = Data(type_name, 1500, seed=(hash((kind, type_name)) & 0xFFFF) + 1)
     index_dir = str(tmp_path / "index")
     os.makedirs(index_dir)
