@@ -109,6 +109,10 @@ def _gen(type_name, rng):
         return rng.randint(-40, 40) * 1000003
     if t == "BIGINT":
         return rng.randint(-40, 40) * 10 ** 12 + rng.randint(0, 2)
+    if t == "TINYINT":
+        return rng.randint(-42, 42) * 3
+    if t == "TIME":
+        return rng.randint(0, 86399) * 1000 if rng.random() < 0.5 else rng.randint(0, 50) * 1000
     if t == "SMALLINT":
         return rng.randint(-300, 300) * 7
     if t == "BOOLEAN":
@@ -131,7 +135,7 @@ def _gen(type_name, rng):
     raise AssertionError(t)
 
 
-TYPES = ["INT", "BIGINT", "SMALLINT", "BOOLEAN", "DOUBLE", "FLOAT", "STRING", "DATE", "TIMESTAMP(6)",
+TYPES = ["INT", "BIGINT", "TINYINT", "SMALLINT", "BOOLEAN", "TIME", "TIMESTAMP_LTZ(6)", "DOUBLE", "FLOAT", "STRING", "DATE", "TIMESTAMP(6)",
          "TIMESTAMP(3)", "DECIMAL(10, 2)", "DECIMAL(30, 2)"]
 
 
