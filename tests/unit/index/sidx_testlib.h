@@ -763,5 +763,30 @@ static void t_lzo(void)
 		pm_buf_dispose(&blk);
 	}
 	CHECK(found == 6);
+	/* two streams back to back decode to both inputs */
+	{
+		pm_buf o2 = PM_BUF_INIT, o3 = PM_BUF_INIT, c2 = PM_BUF_INIT, c3 = PM_BUF_INIT;
+		char p[1024];
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_2.bin", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &o2));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_3.bin", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &o3));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_2.lzo", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &c2));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_3.lzo", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &c3));
+		if (o2.len && o3.len && c2.len && c3.len) {
+			uint8_t *dst = pm_malloc(o2.len + o3.len);
+			pm_buf_append(&c2, c3.data, c3.len);
+			pm_buf_append(&o2, o3.data, o3.len);
+			CHECK_OK(pm_sidx_lzo1x_decompress((const uint8_t *)c2.data, c2.len, dst, o2.len, "t"));
+			CHECK(memcmp(dst, o2.data, o2.len) == 0);
+			pm_free(dst);
+		}
+		pm_buf_dispose(&o2);
+		pm_buf_dispose(&o3);
+		pm_buf_dispose(&c2);
+		pm_buf_dispose(&c3);
+	}
 	pm_fileio_close(io);
 }
