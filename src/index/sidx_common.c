@@ -4,8 +4,10 @@
  * index formats (../shared/spec/global-index.md §2).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/crc32.h"
 #include "core/endian.h"

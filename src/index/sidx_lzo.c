@@ -3,7 +3,7 @@
  * compressed global-index blocks (aircompressor's LzoCompressor writes
  * LZO1X). Written from the format's description: a stream of literal runs
  * and matches (M1..M4 instructions), ending with the M4 end marker
- * 0x11 0x00 0x00. Every read of the input and every write and back-reference
+ * 0x11 0x00 0x00 (several streams may follow each other). Every read of the input and every write and back-reference
  * of the output is checked; the output must be exactly `want` bytes.
  */
 #include <string.h>
@@ -36,9 +36,12 @@ int pm_sidx_lzo1x_decompress(const uint8_t *src, size_t n, uint8_t *dst, size_t 
 		while (src[ip] == 0) { ip++; z_ += 255; if (z_ > want + 255) LZO_BAD("length too long"); NEED_IN(1); } \
 		t = z_ + (base) + src[ip++]; } while (0)
 
-	if (src[0] > 17) {
-		t = (size_t)src[0] - 17;
-		ip = 1;
+stream:
+	/* (aircompressor may concatenate streams: each starts afresh) */
+	NEED_IN(1);
+	if (src[ip] > 17) {
+		t = (size_t)src[ip] - 17;
+		ip++;
 		if (t < 4)
 			goto match_next;
 		COPY_LIT(t);
@@ -86,6 +89,10 @@ match:
 		if (dist == 0) {
 			if (t != 1)
 				LZO_BAD("bad end marker");
+			if (ip < n && op < want)
+				goto stream;
+			if (ip != n)
+				LZO_BAD("bytes after the end marker");
 			if (op != want)
 				return pm_err(PAIMON_ECORRUPT, "%s: LZO block decodes to %zu bytes, %zu expected", what, op,
 					      want);

@@ -186,6 +186,8 @@ static int blk_entry(const sfile *f, const bt_blk *b, size_t i, const uint8_t **
 	size_t off = b->aligned ? i * b->esz : pm_le32_get(p + b->body + 4 * i), pos;
 	uint64_t x;
 	int rc;
+	*k = *v = NULL;
+	*kl = *vl = 0;
 	if (off >= b->body)
 		return corrupt(f, b->at, "btree block: entry offset past the entries");
 	pos = off;

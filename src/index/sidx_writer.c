@@ -225,8 +225,8 @@ static int w_block(pm_sidx_writer *w, const pm_buf *body, uint64_t *off, size_t 
 
 static int bt_flush_block(pm_sidx_writer *w)
 {
-	uint64_t off;
-	size_t len;
+	uint64_t off = 0;
+	size_t len = 0;
 	int rc;
 	if (w->data.n == 0)
 		return 0;
@@ -263,8 +263,8 @@ static int bt_flush_key(pm_sidx_writer *w)
 
 static int bm_flush_dict(pm_sidx_writer *w)
 {
-	uint64_t off;
-	size_t len;
+	uint64_t off = 0;
+	size_t len = 0;
 	int rc;
 	if (!w->dict_n)
 		return 0;
@@ -298,8 +298,8 @@ static int w_bitmap(pm_sidx_writer *w, pm_rb64 *b, uint64_t *off, size_t *len)
 
 static int bm_emit_key(pm_sidx_writer *w)
 {
-	uint64_t off;
-	size_t len, esz;
+	uint64_t off = 0;
+	size_t len = 0, esz;
 	int rc;
 	if (!w->has_cur || pm_rb64_is_empty(w->cur_bm))
 		return 0;
@@ -385,8 +385,8 @@ fail:
 static int bt_finish(pm_sidx_writer *w)
 {
 	uint8_t f[52];
-	uint64_t nb_off = 0, idx_off;
-	size_t nb_len = 0, idx_len;
+	uint64_t nb_off = 0, idx_off = 0;
+	size_t nb_len = 0, idx_len = 0;
 	int rc;
 	if ((rc = bt_flush_key(w)) || (rc = bt_flush_block(w)))
 		return rc;
@@ -432,8 +432,8 @@ static void be32(uint8_t *p, uint32_t v)
 static int bm_finish(pm_sidx_writer *w)
 {
 	uint8_t f[48];
-	uint64_t n_off, nn_off, idx_off;
-	size_t n_len, nn_len, idx_len;
+	uint64_t n_off = 0, nn_off = 0, idx_off = 0;
+	size_t n_len = 0, nn_len = 0, idx_len = 0;
 	int rc;
 	if ((rc = bm_emit_key(w)) || (rc = bm_flush_dict(w)))
 		return rc;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -111,6 +112,7 @@ static void t_key(const pm_type *t, trow *r, int domain)
 }
 
 static const pm_type *t_cmp_type;
+static int t_compressed_smaller;
 static int t_row_cmp(const void *a, const void *b)
 {
 	const trow *x = a, *y = b;
@@ -277,10 +279,12 @@ static void t_round_trips(pm_sidx_kind kind)
 		if (!t)
 			continue;
 		t_cmp_type = t;
-		for (variant = 0; variant < 4; variant++) {
-			static const char *comps[] = {"none", "zstd", "lz4", "none"};
+		for (variant = 0; variant < 6; variant++) {
+			static const char *comps[] = {"none", "zstd", "lz4", "none", "zstd", "lz4"};
 			size_t n = variant == 3 ? 40 : 3000, nfiles = variant == 0 ? 1 : (size_t)variant + 1, i, nn = 0;
 			int domain = variant == 3 ? 3 : 60;
+			if (variant >= 4)
+				nfiles = 1;
 			trow *rows = pm_calloc(n, sizeof *rows), *sorted = pm_calloc(n, sizeof *sorted);
 			tfile files[8];
 			pm_strmap opts;
@@ -288,7 +292,7 @@ static void t_round_trips(pm_sidx_kind kind)
 			pm_sidx_op op;
 			memset(&opts, 0, sizeof opts);
 			pm_strmap_set(&opts, kind == PM_SIDX_BTREE ? "btree-index.block-size" : "bitmap-index.dictionary-block-size",
-				      variant == 0 ? "65536" : "96");
+				      variant == 0 ? "65536" : variant >= 4 ? "4096" : "96");
 			pm_strmap_set(&opts, kind == PM_SIDX_BTREE ? "btree-index.compression" : "bitmap-index.compression",
 				      comps[variant]);
 			for (i = 0; i < n; i++) {
@@ -324,6 +328,29 @@ static void t_round_trips(pm_sidx_kind kind)
 				pm_free(sorted);
 				pm_strmap_dispose(&opts);
 				continue;
+			}
+			if (variant >= 4) {
+				/* the same rows uncompressed: never smaller than the compressed file */
+				pm_strmap o3;
+				tfile plain;
+				memset(&o3, 0, sizeof o3);
+				pm_strmap_set(&o3, kind == PM_SIDX_BTREE ? "btree-index.block-size" : "bitmap-index.dictionary-block-size",
+					      "4096");
+				snprintf(plain.path, sizeof plain.path, "%s/plain", dir);
+				{
+					char sub[512];
+					snprintf(sub, sizeof sub, "%s/p", dir);
+					mkdir(sub, 0755);
+					if (t_write(kind, t, &o3, sub, sorted, n, 1, &plain) == 0) {
+						CHECK(files[0].size <= plain.size);
+						if (files[0].size < plain.size)
+							t_compressed_smaller++;
+						unlink(plain.path);
+					}
+					pm_buf_dispose(&plain.meta);
+					rmdir(sub);
+				}
+				pm_strmap_dispose(&o3);
 			}
 			r = t_open(kind, io, t, files, nfiles, (int64_t)n, &opts);
 			for (op = PM_SIDX_EQ; r && op <= PM_SIDX_CONTAINS; op++) {
@@ -423,6 +450,8 @@ static void t_round_trips(pm_sidx_kind kind)
 	pm_fileio_close(io);
 	rmdir(dir);
 	free(dir);
+	/* zstd/lz4 blocks were really written (and read back above) */
+	CHECK(t_compressed_smaller >= 4);
 }
 
 static void t_writer_errors(pm_sidx_kind kind)
@@ -460,8 +489,30 @@ static void t_writer_errors(pm_sidx_kind kind)
 		CHECK_OK(pm_sidx_writer_new(kind, t, NULL, out, path, &w));
 		CHECK_RC(pm_sidx_writer_finish(w, &meta, NULL, NULL), PAIMON_EINVAL);
 		pm_sidx_writer_free(w);
+		pm_out_abort(out);
+	} else {
+		/* no rows: a valid empty bitmap file */
+		int64_t rows = -1, size = 0;
+		pm_sidx_file sf;
+		pm_sidx_reader *r = NULL;
+		pm_rb64 *res = NULL;
+		pm_out_abort(out);
+		CHECK_OK(pm_fileio_open_write(io, path, &out));
+		CHECK_OK(pm_sidx_writer_new(kind, t, NULL, out, path, &w));
+		CHECK_OK(pm_sidx_writer_finish(w, &meta, &rows, &size));
+		CHECK(rows == 0 && size == 48 + 8 + 8 + 6);
+		pm_sidx_writer_free(w);
+		CHECK_OK(pm_out_close(out));
+		sf.path = path;
+		sf.size = size;
+		sf.meta = (const uint8_t *)meta.data;
+		sf.meta_len = meta.len;
+		CHECK_OK(pm_sidx_reader_open(kind, io, &sf, 1, t, 0, NULL, &r));
+		CHECK_OK(pm_sidx_query(r, PM_SIDX_IS_NOT_NULL, NULL, 0, &res));
+		CHECK(res && pm_rb64_is_empty(res));
+		pm_rb64_free(res);
+		pm_sidx_reader_free(r);
 	}
-	pm_out_abort(out);
 	pm_type_free(t);
 	pm_type_free(bin);
 	pm_buf_dispose(&meta);
@@ -712,5 +763,30 @@ static void t_lzo(void)
 		pm_buf_dispose(&blk);
 	}
 	CHECK(found == 6);
+	/* two streams back to back decode to both inputs */
+	{
+		pm_buf o2 = PM_BUF_INIT, o3 = PM_BUF_INIT, c2 = PM_BUF_INIT, c3 = PM_BUF_INIT;
+		char p[1024];
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_2.bin", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &o2));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_3.bin", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &o3));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_2.lzo", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &c2));
+		snprintf(p, sizeof p, "%s/tests/unit/index/data/lzo_3.lzo", src ? src : ".");
+		CHECK_OK(pm_fileio_read_all(io, p, &c3));
+		if (o2.len && o3.len && c2.len && c3.len) {
+			uint8_t *dst = pm_malloc(o2.len + o3.len);
+			pm_buf_append(&c2, c3.data, c3.len);
+			pm_buf_append(&o2, o3.data, o3.len);
+			CHECK_OK(pm_sidx_lzo1x_decompress((const uint8_t *)c2.data, c2.len, dst, o2.len, "t"));
+			CHECK(memcmp(dst, o2.data, o2.len) == 0);
+			pm_free(dst);
+		}
+		pm_buf_dispose(&o2);
+		pm_buf_dispose(&o3);
+		pm_buf_dispose(&c2);
+		pm_buf_dispose(&c3);
+	}
 	pm_fileio_close(io);
 }
