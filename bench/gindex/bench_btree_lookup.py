@@ -9,6 +9,9 @@
   pypaimon indexed    pypaimon 2.1.0 on the same table and index (its scan
                       evaluates the btree through its own reader)
 
+each with all 6 columns and with the projection [id] (the filter column k is
+read either way).
+
 The table (id BIGINT, k BIGINT = a seeded permutation of 0..N-1, 4 payload
 columns) is written by paimonc in commits of 1M rows; the btree on k is built
 by paimonc (pypaimon reads our index files). Every lookup's result is
@@ -62,7 +65,7 @@ def build(wh, rows, seed):
     return perm, write_s, index_s, files
 
 
-def lookups(peer, wh, keys, want, disable_index=False):
+def lookups(peer, wh, keys, want, disable_index=False, projection=None):
     if peer == "paimonc":
         import paimonc as lib
     else:
@@ -75,7 +78,10 @@ def lookups(peer, wh, keys, want, disable_index=False):
     for i, k in enumerate([keys[0]] + list(keys)):
         t0 = time.perf_counter()
         rb = t.new_read_builder()
-        rb = rb.with_filter(rb.new_predicate_builder().equal("k", int(k)))
+        pred = rb.new_predicate_builder().equal("k", int(k))
+        if projection:
+            rb = rb.with_projection(projection)
+        rb = rb.with_filter(pred)
         splits = rb.new_scan().plan().splits()
         out = rb.new_read().to_arrow(splits)
         dt = time.perf_counter() - t0
@@ -93,10 +99,10 @@ def main():
     ap.add_argument("--lookups", type=int, default=20)
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--keep", help="keep the warehouse here")
-    ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        peer, wh, mode = a.child
+        peer, wh, mode, proj = a.child
         import json
         import numpy as np
         perm = np.load(os.path.join(wh, "perm.npy"))
@@ -105,7 +111,8 @@ def main():
         rnd = random.Random(a.seed)
         keys = [rnd.randrange(len(perm)) for _ in range(a.lookups)]
         want = {k: int(inv[k]) for k in keys}
-        print(json.dumps({"median_s": lookups(peer, wh, keys, want, mode == "noindex")}))
+        print(json.dumps({"median_s": lookups(peer, wh, keys, want, mode == "noindex",
+                                              None if proj == "all" else proj.split(","))}))
         return
     wh = a.keep or tempfile.mkdtemp(prefix="bench-btree-")
     try:
@@ -113,25 +120,27 @@ def main():
         perm, write_s, index_s, files = build(wh, a.rows, a.seed)
         np.save(os.path.join(wh, "perm.npy"), perm)
         print("rows %d: paimonc write %.1f s, btree build %.1f s (%d files)" % (a.rows, write_s, index_s, files))
-        res = {}
-        for name, peer, mode in (("paimonc indexed", "paimonc", "index"),
-                                 ("paimonc full scan", "paimonc", "noindex"),
-                                 ("pypaimon indexed", "pypaimon", "index")):
-            p = subprocess.run([sys.executable, __file__, "--lookups", str(a.lookups), "--seed", str(a.seed),
-                                "--child", peer, wh, mode], capture_output=True, text=True)
-            if p.returncode:
-                print("%s failed:\n%s" % (name, p.stderr[-3000:] or p.stdout[-3000:]))
-                res[name] = None
-                continue
-            import json
-            res[name] = json.loads(p.stdout.strip().splitlines()[-1])["median_s"]
-        base = res["paimonc indexed"]
-        print("%-20s %12s %10s" % ("lookup (plan+read)", "median ms", "vs index"))
-        for name, v in res.items():
-            if v is None:
-                print("%-20s %12s" % (name, "failed"))
-            else:
-                print("%-20s %12.2f %9.1fx" % (name, v * 1e3, v / base if base else float("nan")))
+        for proj in ("all", "id"):
+            res = {}
+            for name, peer, mode in (("paimonc indexed", "paimonc", "index"),
+                                     ("paimonc full scan", "paimonc", "noindex"),
+                                     ("pypaimon indexed", "pypaimon", "index")):
+                p = subprocess.run([sys.executable, __file__, "--lookups", str(a.lookups), "--seed", str(a.seed),
+                                    "--child", peer, wh, mode, proj], capture_output=True, text=True)
+                if p.returncode:
+                    print("%s failed:\n%s" % (name, p.stderr[-3000:] or p.stdout[-3000:]))
+                    res[name] = None
+                    continue
+                import json
+                res[name] = json.loads(p.stdout.strip().splitlines()[-1])["median_s"]
+            base = res["paimonc indexed"]
+            print("\nprojection: %s" % ("all 6 columns" if proj == "all" else proj))
+            print("%-20s %12s %10s" % ("lookup (plan+read)", "median ms", "vs index"))
+            for name, v in res.items():
+                if v is None:
+                    print("%-20s %12s" % (name, "failed"))
+                else:
+                    print("%-20s %12.2f %9.1fx" % (name, v * 1e3, v / base if base else float("nan")))
     finally:
         if not a.keep:
             shutil.rmtree(wh, ignore_errors=True)
