@@ -155,7 +155,10 @@ static int t_write(pm_sidx_kind kind, const pm_type *t, const pm_strmap *opts, c
 		pm_out_stream *out = NULL;
 		pm_sidx_writer *w = NULL;
 		int64_t rows = 0, sz = 0;
-		snprintf(files[f].path, sizeof files[f].path, "%s/f%zu.index", dir, f);
+		if ((size_t)snprintf(files[f].path, sizeof files[f].path, "%s/f%zu.index", dir, f) >= sizeof files[f].path) {
+			rc = -1;
+			break;
+		}
 		memset(&files[f].meta, 0, sizeof files[f].meta);
 		CHECK_OK(rc = pm_fileio_open_write(io, files[f].path, &out));
 		if (rc)
