@@ -275,7 +275,7 @@ static int refine_batch(void *rc_, const struct ArrowSchema *s, const struct Arr
 	return rc;
 }
 
-static int i64_cmp_(const void *a, const void *b)
+static int i64_cmp(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return x < y ? -1 : x > y;
@@ -299,7 +299,7 @@ static int refine_hits(vsearch *vs, size_t q, int64_t factor)
 		return PAIMON_ENOMEM;
 	}
 	memcpy(ids, h->ids, n * sizeof *ids);
-	qsort(ids, n, sizeof *ids, i64_cmp_);
+	qsort(ids, n, sizeof *ids, i64_cmp);
 	for (i = 0; i < n; i++)
 		pairs[2 * i] = pairs[2 * i + 1] = ids[i];
 	memset(&r, 0, sizeof r);
@@ -766,12 +766,6 @@ done:
 	pm_snapshot_free(snap);
 	pm_strmap_dispose(&m);
 	return rc;
-}
-
-static int i64_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 int paimon_read_builder_with_search_result(paimon_read_builder *rb, const paimon_search_result *r)

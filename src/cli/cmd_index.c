@@ -28,11 +28,29 @@ static void progress_bar(void *ctx, int64_t done, int64_t total)
 	fflush(stderr);
 }
 
+/* The --option KEY=VALUE items of l into o; CLI_CONTINUE or an exit status. */
+static int set_kv_options(cli_ctx *ctx, const cli_list *l, paimon_options *o)
+{
+	size_t i;
+	for (i = 0; i < l->count; i++) {
+		char *k = NULL, *v = NULL;
+		int rc;
+		if ((rc = cli_split_kv(ctx, "--option", l->items[i].value, &k, &v)) != CLI_CONTINUE)
+			return rc;
+		rc = paimon_options_set(o, k, v);
+		free(k);
+		free(v);
+		if (rc < 0)
+			return cli_fail();
+	}
+	return CLI_CONTINUE;
+}
+
 static int index_create(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[1], *col = NULL, *type = NULL;
 	cli_list optl = {0};
-	size_t npos, i;
+	size_t npos;
 	int quiet = 0, rc;
 	int64_t files = 0;
 	paimon_table *t = NULL;
@@ -56,18 +74,8 @@ static int index_create(cli_ctx *ctx, int argc, char **argv)
 		cli_list_dispose(&optl);
 		return cli_fail();
 	}
-	for (i = 0; i < optl.count; i++) {
-		char *k = NULL, *v = NULL;
-		if ((rc = cli_split_kv(ctx, "--option", optl.items[i].value, &k, &v)) != CLI_CONTINUE)
-			goto out;
-		rc = paimon_options_set(o, k, v);
-		free(k);
-		free(v);
-		if (rc < 0) {
-			rc = cli_fail();
-			goto out;
-		}
-	}
+	if ((rc = set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
+		goto out;
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
 	if (paimon_table_create_global_index(t, col, type, o, quiet ? NULL : progress_bar, NULL, &files) < 0) {
@@ -284,18 +292,8 @@ static int search_main(cli_ctx *ctx, int argc, char **argv)
 		rc = cli_fail();
 		goto out;
 	}
-	for (i = 0; i < optl.count; i++) {
-		char *k = NULL, *v = NULL;
-		if ((rc = cli_split_kv(ctx, "--option", optl.items[i].value, &k, &v)) != CLI_CONTINUE)
-			goto out;
-		rc = paimon_options_set(o, k, v);
-		free(k);
-		free(v);
-		if (rc < 0) {
-			rc = cli_fail();
-			goto out;
-		}
-	}
+	if ((rc = set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
+		goto out;
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
 	if (vec ? paimon_table_vector_search(t, col, vec, 1, dim, limit, pred, o, &res) < 0
