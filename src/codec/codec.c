@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <lz4.h>
 #include <snappy-c.h>
+#include <pthread.h>
 #include <string.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -64,9 +65,37 @@ static int unsupported(int codec)
 	return pm_err(PAIMON_EUNSUPPORTED, "unknown compression codec %d", codec);
 }
 
+/* Freed contexts are kept for reuse (a zstd context is ~100 KiB that a
+ * short-lived reader would otherwise allocate and zero per column): a
+ * small process-wide stack, off under AddressSanitizer. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CTX_POOL_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CTX_POOL_OFF 1
+#endif
+#endif
+#define CTX_POOL 16
+static pthread_mutex_t g_ctx_mu = PTHREAD_MUTEX_INITIALIZER;
+static pm_codec_ctx *g_ctx_pool[CTX_POOL];
+static int g_ctx_n;
+
+static void ctx_destroy(pm_codec_ctx *ctx);
+
 int pm_codec_ctx_new(pm_codec_ctx **out)
 {
-	pm_codec_ctx *c = pm_calloc(1, sizeof *c);
+	pm_codec_ctx *c = NULL;
+#ifndef CTX_POOL_OFF
+	pthread_mutex_lock(&g_ctx_mu);
+	if (g_ctx_n > 0)
+		c = g_ctx_pool[--g_ctx_n];
+	pthread_mutex_unlock(&g_ctx_mu);
+	if (c) {
+		*out = c;
+		return 0;
+	}
+#endif
+	c = pm_calloc(1, sizeof *c);
 	*out = c;
 	return c ? 0 : PAIMON_ENOMEM;
 }
@@ -75,6 +104,21 @@ void pm_codec_ctx_free(pm_codec_ctx *ctx)
 {
 	if (!ctx)
 		return;
+#ifndef CTX_POOL_OFF
+	pthread_mutex_lock(&g_ctx_mu);
+	if (g_ctx_n < CTX_POOL) {
+		g_ctx_pool[g_ctx_n++] = ctx;
+		ctx = NULL;
+	}
+	pthread_mutex_unlock(&g_ctx_mu);
+	if (!ctx)
+		return;
+#endif
+	ctx_destroy(ctx);
+}
+
+static void ctx_destroy(pm_codec_ctx *ctx)
+{
 	ZSTD_freeDCtx(ctx->zd);
 	ZSTD_freeCCtx(ctx->zc);
 	if (ctx->inf_ready)

@@ -1,6 +1,7 @@
 #include "core/mem.h"
 #include "core/error.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,5 +119,95 @@ void pm_free(void *p)
 
 void paimon_free(void *p)
 {
+	free(p);
+}
+
+/* ------------------------------------------------------- block cache */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PM_MEM_CACHE_OFF 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PM_MEM_CACHE_OFF 1
+#endif
+#endif
+
+#define CACHE_SLOTS 16
+
+static pthread_mutex_t g_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	void *p;
+	size_t cap;
+	unsigned long age;
+} g_cache[CACHE_SLOTS];
+static size_t g_cache_bytes;
+static unsigned long g_cache_clock;
+
+void *pm_mem_cache_take(size_t need, size_t *cap)
+{
+#ifdef PM_MEM_CACHE_OFF
+	(void)need;
+	(void)cap;
+	return NULL;
+#else
+	void *p = NULL;
+	int i, best = -1;
+	if (need > PM_MEM_CACHE_MAX || over_cap(need))
+		return NULL;
+	pthread_mutex_lock(&g_cache_mu);
+	for (i = 0; i < CACHE_SLOTS; i++)
+		if (g_cache[i].p && g_cache[i].cap >= need && (best < 0 || g_cache[i].cap < g_cache[best].cap))
+			best = i;
+	if (best >= 0) {
+		p = g_cache[best].p;
+		*cap = g_cache[best].cap;
+		g_cache_bytes -= g_cache[best].cap;
+		g_cache[best].p = NULL;
+	}
+	pthread_mutex_unlock(&g_cache_mu);
+	return p;
+#endif
+}
+
+void pm_mem_cache_give(void *p, size_t cap)
+{
+#ifndef PM_MEM_CACHE_OFF
+	void *drop[CACHE_SLOTS + 1];
+	int i, nd = 0, slot = -1;
+	if (p && cap >= PM_MEM_CACHE_MIN && cap <= PM_MEM_CACHE_MAX) {
+		pthread_mutex_lock(&g_cache_mu);
+		/* evict the oldest until the block fits the budget and a slot */
+		for (;;) {
+			int old = -1, free_slot = -1;
+			for (i = 0; i < CACHE_SLOTS; i++) {
+				if (!g_cache[i].p)
+					free_slot = free_slot < 0 ? i : free_slot;
+				else if (old < 0 || g_cache[i].age < g_cache[old].age)
+					old = i;
+			}
+			if (free_slot >= 0 && g_cache_bytes + cap <= PM_MEM_CACHE_TOTAL) {
+				slot = free_slot;
+				break;
+			}
+			if (old < 0)
+				break;
+			drop[nd++] = g_cache[old].p;
+			g_cache_bytes -= g_cache[old].cap;
+			g_cache[old].p = NULL;
+		}
+		if (slot >= 0) {
+			g_cache[slot].p = p;
+			g_cache[slot].cap = cap;
+			g_cache[slot].age = ++g_cache_clock;
+			g_cache_bytes += cap;
+			p = NULL;
+		}
+		pthread_mutex_unlock(&g_cache_mu);
+	}
+	for (i = 0; i < nd; i++)
+		free(drop[i]);
+#else
+	(void)cap;
+#endif
 	free(p);
 }

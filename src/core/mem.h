@@ -17,6 +17,27 @@ char *pm_strdup(const char *s);           /* NULL in -> NULL out, no error */
 char *pm_strndup(const char *s, size_t n);
 void pm_free(void *p);
 
+/*
+ * A small process-wide cache of large freed blocks, so that short-lived
+ * readers (a point lookup opens a Parquet reader per file) do not pay the
+ * kernel's page zeroing for fresh megabyte buffers on every open. Blocks
+ * between PM_MEM_CACHE_MIN and PM_MEM_CACHE_MAX bytes are kept, at most
+ * PM_MEM_CACHE_TOTAL bytes in all (the oldest go first). Thread-safe.
+ * Disabled (take returns NULL, give frees) under AddressSanitizer, so
+ * use-after-free is still caught there.
+ *
+ * pm_mem_cache_take: a cached block of at least need bytes (its size in
+ * *cap), owned by the caller, to be released with pm_free or
+ * pm_mem_cache_give; NULL (no error set) when none fits.
+ * pm_mem_cache_give: takes ownership of p (cap bytes, from pm_malloc /
+ * pm_realloc / take); keeps or frees it. NULL p is a no-op.
+ */
+#define PM_MEM_CACHE_MIN ((size_t)64 << 10)
+#define PM_MEM_CACHE_MAX ((size_t)8 << 20)
+#define PM_MEM_CACHE_TOTAL ((size_t)32 << 20)
+void *pm_mem_cache_take(size_t need, size_t *cap);
+void pm_mem_cache_give(void *p, size_t cap);
+
 /* Fault injection: the nth allocation from now (1-based) fails; 0 disables.
  * Thread-local. Returns the number of allocations seen since last set. */
 void pm_mem_fail_at(long nth);

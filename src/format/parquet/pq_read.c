@@ -96,6 +96,7 @@ typedef struct pm_pq_col {
 	/* Per column so that columns can be decoded on different threads. */
 	pm_codec_ctx *cctx;
 	int64_t pages_read, pages_skipped;
+	int64_t bytes_read;   /* column chunk bytes fetched from the file */
 	int64_t cost;         /* decode cost estimate of the current chunk (scheduling) */
 	int rc;               /* result of the last parallel decode */
 	pm_err_state *err;    /* its error (allocated on failure) */
@@ -143,6 +144,7 @@ struct pm_pq_reader {
 	uint64_t gen;         /* job generation, bumped per batch */
 	bool stop;
 	int64_t job_rows;
+	int64_t job_skip;     /* rows each column skips before job_rows */
 	int next_col, pending;
 };
 
@@ -154,6 +156,11 @@ static int grow(void **p, size_t *cap, size_t need)
 	size_t nc;
 	if (need <= *cap)
 		return 0;
+	if (!*p && need >= PM_MEM_CACHE_MIN && (q = pm_mem_cache_take(need, &nc))) {
+		*p = q;
+		*cap = nc;
+		return 0;
+	}
 	nc = *cap ? *cap : 64;
 	while (nc < need)
 		nc = nc > SIZE_MAX / 2 ? need : nc * 2;
@@ -195,10 +202,54 @@ static int io_ensure(pm_pq_col *c, uint64_t off, size_t need, size_t want)
 	c->io_valid = false;
 	if (n && (rc = pm_in_pread(r->f, off, n, c->io)))
 		return rc;
+	c->bytes_read += (int64_t)n;
 	c->io_off = off;
 	c->io_len = n;
 	c->io_valid = true;
 	return 0;
+}
+
+/* How many bytes to read ahead at pos: PM_PQ_IO_WINDOW, except in a
+ * selective read (row ranges) of a chunk with an OffsetIndex, where the
+ * window stops after the run of pages that hold selected rows, so a point
+ * lookup reads one page and not a megabyte of pages it then skips. A
+ * position before the first indexed page (the dictionary page) reads up to
+ * that page. */
+static size_t io_want(pm_pq_col *c, uint64_t pos)
+{
+	struct pm_pq_reader *r = c->r;
+	const pm_pq_offset_index *oi = c->oi;
+	size_t j, want = 0;
+	int64_t rg0;
+	if (!oi || !r->ranges || !oi->n_page_locations || !r->rg_open)
+		return PM_PQ_IO_WINDOW;
+	if (pos < (uint64_t)oi->page_locations[0].offset)
+		return (size_t)((uint64_t)oi->page_locations[0].offset - pos);
+	for (j = c->oi_j; j < oi->n_page_locations && (uint64_t)oi->page_locations[j].offset < pos; j++)
+		;
+	if (j >= oi->n_page_locations || (uint64_t)oi->page_locations[j].offset != pos)
+		return PM_PQ_IO_WINDOW;
+	rg0 = r->rg_first[r->rgs[r->rg_i]];
+	for (; j < oi->n_page_locations; j++) {
+		const pm_pq_page_location *l = &oi->page_locations[j];
+		int64_t a = rg0 + l->first_row_index;
+		int64_t b = rg0 + (j + 1 < oi->n_page_locations ? l[1].first_row_index : r->rg_rows);
+		size_t i;
+		bool hit = false;
+		if (l->compressed_page_size <= 0 || (uint64_t)l->offset != pos + want)
+			break;
+		for (i = r->range_i; i < r->n_ranges && r->ranges[2 * i] < b; i++)
+			if (r->ranges[2 * i + 1] > a) {
+				hit = true;
+				break;
+			}
+		if (!hit && want)
+			break;
+		if (want + (size_t)l->compressed_page_size > PM_PQ_IO_WINDOW && want)
+			break;
+		want += (size_t)l->compressed_page_size;
+	}
+	return want ? want : PM_PQ_IO_WINDOW;
 }
 
 static const uint8_t *io_ptr(pm_pq_col *c, uint64_t off)
@@ -211,10 +262,14 @@ static const uint8_t *io_ptr(pm_pq_col *c, uint64_t off)
 static int read_header(pm_pq_col *c, pm_pq_page_header *h, size_t *hlen)
 {
 	uint64_t rem = c->cend - c->pos;
-	size_t avail, tryn = rem < 16384 ? (size_t)rem : 16384;
+	size_t avail, tryn = rem < 16384 ? (size_t)rem : 16384, want = io_want(c, c->pos);
 	int rc;
+	/* a known page size bounds the first try (a header longer than its
+	 * page is corrupt, and the retry below reads more to say so) */
+	if (want < tryn)
+		tryn = want;
 	for (;;) {
-		if ((rc = io_ensure(c, c->pos, tryn, PM_PQ_IO_WINDOW)))
+		if ((rc = io_ensure(c, c->pos, tryn, want)))
 			return rc;
 		avail = c->io_len - (size_t)(c->pos - c->io_off);
 		if (avail > rem)
@@ -405,7 +460,7 @@ static int next_data_page(pm_pq_col *c)
 			c->pos += csize;
 			continue;
 		}
-		if ((rc = io_ensure(c, c->pos, csize, PM_PQ_IO_WINDOW)))
+		if ((rc = io_ensure(c, c->pos, csize, io_want(c, c->pos))))
 			return rc;
 		body = io_ptr(c, c->pos);
 		c->pos += csize;
@@ -1427,11 +1482,12 @@ static int wrap_col(struct pm_pq_reader *r, pm_pq_col *c, int rc)
 
 /* Decodes n rows of column c into its builders; on failure keeps the
  * (wrapped) error in c->err for the calling thread. */
-static void col_decode(pm_pq_col *c, int64_t n)
+static void col_decode(pm_pq_col *c, int64_t skip, int64_t n)
 {
-	int rc;
+	int rc = skip > 0 ? col_skip(c, skip) : 0;
 	c->bn = 0;
-	rc = col_presize(c, n);
+	if (!rc)
+		rc = col_presize(c, n);
 	if (!rc)
 		rc = col_read(c, n);
 	if (rc) {
@@ -1448,9 +1504,9 @@ static void pool_drain(struct pm_pq_reader *r)
 {
 	while (r->next_col < r->n_cols) {
 		pm_pq_col *c = &r->cols[r->order[r->next_col++]];
-		int64_t n = r->job_rows;
+		int64_t n = r->job_rows, skip = r->job_skip;
 		pthread_mutex_unlock(&r->mu);
-		col_decode(c, n);
+		col_decode(c, skip, n);
 		pthread_mutex_lock(&r->mu);
 		if (--r->pending == 0)
 			pthread_cond_broadcast(&r->done);
@@ -1558,17 +1614,34 @@ static void order_columns(struct pm_pq_reader *r, int rg)
 /* Default smallest batch (estimated bytes) worth waking the workers for. */
 #define PARALLEL_MIN_BYTES ((int64_t)256 * 1024)
 
-/* Decodes n rows of every column: on the pool when there is one and the
- * batch is big enough, else in order on this thread. 0 or the first
- * failing column's error (by column order). */
-static int decode_columns(struct pm_pq_reader *r, int64_t n)
+/* Estimated bytes to decode for skipping `skip` rows and reading n: the
+ * rows' share of the row group, plus, in a selective read, one page per
+ * column (a skip into a page decompresses the whole page). */
+static double decode_cost(const struct pm_pq_reader *r, int64_t skip, int64_t n)
+{
+	double cost = (double)r->batch_cost * (double)n / (double)r->rg_rows;
+	int i;
+	if (skip > 0)
+		for (i = 0; i < r->n_cols; i++) {
+			const pm_pq_col *c = &r->cols[i];
+			size_t pages = c->oi && c->oi->n_page_locations ? c->oi->n_page_locations : 1;
+			cost += (double)c->cost / (double)pages;
+		}
+	return cost;
+}
+
+/* Skips `skip` rows, then decodes n rows of every column: on the pool when
+ * there is one and the work is big enough, else in order on this thread.
+ * 0 or the first failing column's error (by column order). */
+static int decode_columns(struct pm_pq_reader *r, int64_t skip, int64_t n)
 {
 	int i;
 	bool par = r->threads > 1 && r->n_cols > 1 && r->rg_rows > 0 &&
-		   (double)r->batch_cost * (double)n / (double)r->rg_rows >= (double)r->par_min;
+		   decode_cost(r, skip, n) >= (double)r->par_min;
 	if (par && pool_start(r)) {
 		pthread_mutex_lock(&r->mu);
 		r->job_rows = n;
+		r->job_skip = skip;
 		r->next_col = 0;
 		r->pending = r->n_cols;
 		r->gen++;
@@ -1587,9 +1660,9 @@ static int decode_columns(struct pm_pq_reader *r, int64_t n)
 	}
 	for (i = 0; i < r->n_cols; i++) {
 		pm_pq_col *c = &r->cols[i];
-		int rc;
+		int rc = skip > 0 ? col_skip(c, skip) : 0;
 		c->bn = 0;
-		if ((rc = col_presize(c, n)) || (rc = col_read(c, n)))
+		if (rc || (rc = col_presize(c, n)) || (rc = col_read(c, n)))
 			return wrap_col(r, c, rc);
 	}
 	return 0;
@@ -1832,6 +1905,7 @@ void pm_pq_reader_metrics(const pm_pq_reader *r, pm_pq_read_metrics *out)
 	for (i = 0; i < r->n_cols; i++) {
 		out->pages_read += r->cols[i].pages_read;
 		out->pages_skipped += r->cols[i].pages_skipped;
+		out->bytes_read += r->cols[i].bytes_read;
 	}
 }
 
@@ -2052,10 +2126,10 @@ static void reset_builders(pm_pq_reader *r)
 
 /* Decodes n rows of every column and assembles their parents into the
  * builders (appending to what they hold). */
-static int batch_part(pm_pq_reader *r, int64_t n)
+static int batch_part(pm_pq_reader *r, int64_t skip, int64_t n)
 {
 	int rc, i;
-	if ((rc = decode_columns(r, n)))
+	if ((rc = decode_columns(r, skip, n)))
 		return rc;
 	for (i = 0; i < r->n_tops; i++)
 		if ((rc = assemble(r, r->tops[i]))) {
@@ -2073,7 +2147,7 @@ static int batch_part(pm_pq_reader *r, int64_t n)
 static int ranged_part(pm_pq_reader *r, int64_t want, int64_t *got)
 {
 	int64_t total = 0;
-	int rc, i;
+	int rc;
 	*got = 0;
 	while (total < want && r->rg_row < r->rg_rows) {
 		int64_t cur = r->rg_first[r->rgs[r->rg_i]] + r->rg_row, gap, n;
@@ -2084,21 +2158,16 @@ static int ranged_part(pm_pq_reader *r, int64_t want, int64_t *got)
 		gap = r->ranges[2 * r->range_i] > cur ? r->ranges[2 * r->range_i] - cur : 0;
 		if (gap >= r->rg_rows - r->rg_row)
 			break;
-		if (gap > 0) {
-			for (i = 0; i < r->n_cols; i++)
-				if ((rc = col_skip(&r->cols[i], gap)))
-					return wrap_col(r, &r->cols[i], rc);
-			r->rg_row += gap;
-			cur += gap;
-		}
-		n = r->ranges[2 * r->range_i + 1] - cur;
-		if (n > r->rg_rows - r->rg_row)
-			n = r->rg_rows - r->rg_row;
+		/* the skip runs with the decode (in parallel per column: skipping
+		 * into a page decompresses it) */
+		n = r->ranges[2 * r->range_i + 1] - (cur + gap);
+		if (n > r->rg_rows - r->rg_row - gap)
+			n = r->rg_rows - r->rg_row - gap;
 		if (n > want - total)
 			n = want - total;
-		if ((rc = batch_part(r, n)))
+		if ((rc = batch_part(r, gap, n)))
 			return rc;
-		r->rg_row += n;
+		r->rg_row += gap + n;
 		total += n;
 	}
 	*got = total;
@@ -2179,7 +2248,7 @@ int pm_pq_reader_next(pm_pq_reader *r, struct ArrowArray *out, int *eof)
 			n = r->rg_rows - r->rg_row;
 			if (n > r->batch - total)
 				n = r->batch - total;
-			if ((rc = batch_part(r, n))) {
+			if ((rc = batch_part(r, 0, n))) {
 				reset_builders(r);
 				return rc;
 			}
@@ -2215,8 +2284,8 @@ void pm_pq_reader_free(pm_pq_reader *r)
 		pm_pq_col *c = &r->cols[i];
 		col_reset_chunk(c);
 		pm_free(c->pathstr);
-		pm_free(c->io);
-		pm_free(c->dbuf);
+		pm_mem_cache_give(c->io, c->io_cap);
+		pm_mem_cache_give(c->dbuf, c->dbuf_cap);
 		pm_free(c->dict_fixed);
 		pm_ab_free(c->dict_bin);
 		pm_ab_free(c->tmpbin);

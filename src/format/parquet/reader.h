@@ -70,6 +70,7 @@ typedef struct pm_pq_read_metrics {
 	int64_t rows_pruned_pages;     /* rows of kept row groups excluded by column indexes */
 	int64_t pages_read;            /* data pages decoded so far */
 	int64_t pages_skipped;         /* data pages skipped unread (offset index) so far */
+	int64_t bytes_read;            /* column chunk bytes read from the file so far */
 } pm_pq_read_metrics;
 
 typedef struct pm_pq_reader pm_pq_reader;

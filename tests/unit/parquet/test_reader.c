@@ -1,6 +1,7 @@
 /* tests/unit/parquet/test_reader.c - reader internals awkward to reach from
  * Python: row ranges with OffsetIndex page skipping, row-group selection,
  * the in-memory fileio, error paths and allocation failures. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,64 @@ static void test_row_ranges(void)
 		int64_t x;
 		for (x = ranges[2 * k]; x < ranges[2 * k + 1] && x < 7300; x++, j++)
 			CHECK(j < m && part[j] == all[x]);
+	}
+	pm_fileio_close(io);
+}
+
+/* A point read of a chunk with an OffsetIndex fetches the page holding
+ * the row (and the dictionary), not a read-ahead window of pages it would
+ * skip; with the parallel path forced it gives the same value. */
+static void test_point_read_fetches_one_page(void)
+{
+	pm_fileio *io;
+	static int32_t all[8000];
+	int32_t one[4];
+	const char *cols[] = {"id"};
+	int64_t ranges[] = {3001, 3002};
+	pm_pq_read_options opt;
+	pm_pq_reader *r = NULL;
+	pm_pq_read_metrics full, point;
+	const char *file = DATA "alltypes_tiny_pages.parquet";
+	int th, eof = 0;
+	CHECK_OK(pm_fileio_local_new(&io));
+	memset(&opt, 0, sizeof opt);
+	opt.columns = cols;
+	opt.n_columns = 1;
+	CHECK(read_ids(io, file, &opt, all, 8000) == 7300);
+	CHECK_OK(pm_pq_reader_open(io, file, &opt, &r));
+	while (!eof) {
+		struct ArrowArray a;
+		CHECK_OK(pm_pq_reader_next(r, &a, &eof));
+		if (a.release)
+			a.release(&a);
+	}
+	pm_pq_reader_metrics(r, &full);
+	pm_pq_reader_free(r);
+	opt.row_ranges = ranges;
+	opt.n_row_ranges = 1;
+	for (th = 1; th <= 2; th++) {
+		opt.threads = th;
+		opt.parallel_min_bytes = th == 2 ? 1 : 0;
+		CHECK(read_ids(io, file, &opt, one, 4) == 1);
+		CHECK(one[0] == all[3001]);
+		CHECK_OK(pm_pq_reader_open(io, file, &opt, &r));
+		eof = 0;
+		while (!eof) {
+			struct ArrowArray a;
+			CHECK_OK(pm_pq_reader_next(r, &a, &eof));
+			if (a.release)
+				a.release(&a);
+		}
+		pm_pq_reader_metrics(r, &point);
+		pm_pq_reader_free(r);
+		CHECK(full.pages_read > 20);
+		CHECK(point.pages_read <= 2);
+		/* the whole chunk is below the 1 MiB window: a window read would
+		 * fetch all of it */
+		if (!(point.bytes_read > 0 && point.bytes_read * 10 < full.bytes_read))
+			fprintf(stderr, "point read fetched %lld bytes, full read %lld\n", (long long)point.bytes_read,
+				(long long)full.bytes_read);
+		CHECK(point.bytes_read > 0 && point.bytes_read * 10 < full.bytes_read);
 	}
 	pm_fileio_close(io);
 }
@@ -242,5 +301,5 @@ static void test_parallel_errors(void)
 	pm_fileio_close(io);
 }
 
-TEST_MAIN(T(test_row_ranges), T(test_row_groups_and_mem_io), T(test_errors_name_the_place), T(test_oom),
+TEST_MAIN(T(test_row_ranges), T(test_point_read_fetches_one_page), T(test_row_groups_and_mem_io), T(test_errors_name_the_place), T(test_oom),
 	  T(test_parallel_equals_serial), T(test_parallel_errors))

@@ -243,9 +243,9 @@ static int compare_file(pm_fileio *io, const char *path, int *unknown_type)
 	if (read_all(io, path, &opt, &full, &schema))
 		return -1;
 	for (pattern = 0; pattern < 2 && !bad; pattern++)
-		for (bi = 0; bi < 4 && !bad; bi++) {
+		for (bi = 0; bi < 8 && !bad; bi++) {
 			int64_t *ranges, row, got = 0, want = 0;
-			size_t nr = make_ranges(pattern, full.rows, 17 + (uint64_t)pattern * 31 + (uint64_t)bi, &ranges);
+			size_t nr = make_ranges(pattern, full.rows, 17 + (uint64_t)pattern * 31 + (uint64_t)(bi % 4), &ranges);
 			size_t ri = 0, q;
 			batches part;
 			if (nr == 0) { /* no range: the reader would read all rows */
@@ -254,7 +254,11 @@ static int compare_file(pm_fileio *io, const char *path, int *unknown_type)
 			}
 			for (q = 0; q < nr; q++)
 				want += ranges[2 * q + 1] - ranges[2 * q];
-			opt.batch_rows = batch_sizes[bi];
+			opt.batch_rows = batch_sizes[bi % 4];
+			/* bi >= 4: two decoding threads, the parallel path forced (the
+			 * skips between ranges run on the workers) */
+			opt.threads = bi >= 4 ? 2 : 0;
+			opt.parallel_min_bytes = bi >= 4 ? 1 : 0;
 			opt.row_ranges = ranges;
 			opt.n_row_ranges = nr;
 			if (read_all(io, path, &opt, &part, NULL)) {
