@@ -38,11 +38,11 @@ need_python() {
     echo "deps: creating virtualenv $venv" >&2
     "$py" -m venv "$venv"
   fi
-  local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "setuptools>=68" "wheel" "pandas" "fastavro"
+  local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "pytest-xdist>=3" "setuptools>=68" "wheel" "pandas" "fastavro"
               "vortex-data==0.70.0"    # pypaimon's `vortex` extra: reads/writes .vector.vortex
               "paimon-vindex==0.5.0" "paimon-ftindex==0.1.0"   # pypaimon's vindex / full-text extras
               "faiss-cpu")            # bench/vindex: the ANN baseline
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss' 2>/dev/null; then
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi

@@ -17,7 +17,12 @@ jobs=$(nproc 2>/dev/null || echo 2)
 fuzz_seconds=${PAIMONC_FUZZ_SECONDS:-20}
 py="$root/.venv/bin/python"
 
-stage() { printf '\n=== %s ===\n' "$*"; }
+t_start=$SECONDS
+t_stage=$SECONDS
+stage() {
+  printf '\n=== %s (previous stage %ds, total %ds) ===\n' "$*" $((SECONDS - t_stage)) $((SECONDS - t_start))
+  t_stage=$SECONDS
+}
 
 stage "dependencies"
 scripts/deps.sh all
@@ -48,8 +53,11 @@ fi
 stage "Python package and pypaimon interop"
 rm -rf "$root"/build/lib.* "$root"/build/temp.* "$root"/build/bdist.*   # never reuse stale extension objects
 "$root/.venv/bin/pip" install -q --disable-pip-version-check --no-build-isolation "$root"
-# Run from a directory without the sources so the installed package is tested.
-(cd "$root/tests" && "$py" -m pytest -q -p no:cacheprovider "$root/tests/python" "$root/tests/interop")
+# Run from a directory without the sources so the installed package is tested;
+# one pytest-xdist worker per core, each test module kept on one worker (its
+# module fixtures, such as the compiled interop drivers, are built once).
+(cd "$root/tests" && "$py" -m pytest -q -p no:cacheprovider -n "$jobs" --dist loadfile \
+  "$root/tests/python" "$root/tests/interop")
 
 echo
-echo "all tests passed"
+echo "all tests passed (python stage $((SECONDS - t_stage))s; total $((SECONDS - t_start))s)"

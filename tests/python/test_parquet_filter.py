@@ -134,10 +134,9 @@ def check_file(path, rng, t, tally):
     return m
 
 
-def test_filters_pyarrow_files():
+def test_filters_pyarrow_files(tmp_path):
     tally = {"total": 0, "read": 0, "rows_pages": 0, "point_total": 0, "point_read": 0}
-    d = "/tmp/paimonc_filter_test"
-    os.makedirs(d, exist_ok=True)
+    d = str(tmp_path)
     for seed in range(N_FILES):
         rng = random.Random(seed)
         n = rng.randint(30, 400)
@@ -160,10 +159,9 @@ def test_filters_pyarrow_files():
     assert tally["point_read"] * 3 < tally["point_total"]
 
 
-def test_filters_own_writer_files():
+def test_filters_own_writer_files(tmp_path):
     tally = {"total": 0, "read": 0, "rows_pages": 0}
-    d = "/tmp/paimonc_filter_test"
-    os.makedirs(d, exist_ok=True)
+    d = str(tmp_path)
     for seed in range(20):
         rng = random.Random(1000 + seed)
         t = rand_table(rng, rng.randint(200, 3000)).drop_columns(["u"])  # no unsigned in Paimon
@@ -178,9 +176,9 @@ def test_filters_own_writer_files():
     assert tally["rows_pages"] > 0
 
 
-def test_filters_columns_and_errors():
+def test_filters_columns_and_errors(tmp_path):
     t = pa.table({"a": list(range(100)), "s": [str(i) for i in range(100)]})
-    path = "/tmp/paimonc_filter_test_small.parquet"
+    path = str(tmp_path / "small.parquet")
     ppq.write_table(t, path, row_group_size=10)
     m = {}
     got = pq.read_table(path, columns=["s"], filters=[("a", ">=", 95)], metrics=m)
