@@ -317,6 +317,23 @@ static int refine_hits(vsearch *vs, size_t q, int64_t factor)
 	return 0;
 }
 
+/* For cosine, vs->q becomes normalised copies of the queries (*qn, owned
+ * by the caller; made once), as raw scans and refinement compare them
+ * with normalised vectors. */
+static int normalised_queries(vsearch *vs, const float *queries, float **qn)
+{
+	size_t q;
+	if (vs->metric != PM_VMETRIC_COSINE || *qn)
+		return 0;
+	if (!(*qn = pm_malloc(vs->nq * vs->dim * sizeof **qn)))
+		return PAIMON_ENOMEM;
+	memcpy(*qn, queries, vs->nq * vs->dim * sizeof **qn);
+	for (q = 0; q < vs->nq; q++)
+		pm_vnormalize(*qn + q * vs->dim, vs->dim);
+	vs->q = *qn;
+	return 0;
+}
+
 int paimon_table_vector_search(paimon_table *t, const char *column, const float *queries, size_t nq, size_t dim,
 			       int64_t limit, const paimon_predicate *filter, const paimon_options *opts,
 			       paimon_search_result **out)
@@ -456,60 +473,21 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 	}
 	if (rc)
 		goto out;
-	/* rows outside the indexes: searched exactly in full / detail mode */
+	/* rows outside the indexes: searched exactly in full / detail mode
+	 * (detail is full over live rows, and reading the ranges meets only
+	 * live rows anyway) */
 	if (vs.c.snap && mode != PM_GI_FAST) {
 		int32_t fid = vs.f->id;
-		int64_t whole[2] = {0, vs.c.snap->has_next_row_id ? vs.c.snap->next_row_id - 1 : -1};
-		size_t k;
-		int64_t *vidx = NULL;
-		size_t nvidx = 0;
-		/* coverage by vector indexes only */
-		for (k = 0; k < vs.c.g->ngroups; k++)
-			if (vs.c.g->groups[k].field_id == fid && pm_vindex_type_known(vs.c.g->groups[k].index_type))
+		const char *vt = "\001none";
+		for (i = 0; i < vs.c.g->ngroups; i++)
+			if (vs.c.g->groups[i].field_id == fid && pm_vindex_type_known(vs.c.g->groups[i].index_type)) {
+				vt = vs.c.g->groups[i].index_type; /* coverage by vector indexes only */
 				break;
-		if (k < vs.c.g->ngroups)
-			rc = pm_gi_indexed_ranges(vs.c.g, fid, vs.c.g->groups[k].index_type, &vidx, &nvidx);
-		if (!rc && whole[1] >= 0) {
-			/* full: [0, next-1] minus indexed; detail is the same over live rows, and
-			 * reading the ranges only meets live rows anyway */
-			int64_t *cov = vidx;
-			size_t ncov = nvidx;
-			pm_gi_set tmp;
-			(void)tmp;
-			{
-				/* whole minus cov */
-				size_t cap = 2 * (ncov + 1), n = 0, j;
-				int64_t lo = whole[0];
-				if (!(unidx = pm_malloc(cap * sizeof *unidx)))
-					rc = PAIMON_ENOMEM;
-				for (j = 0; !rc && j < ncov; j++) {
-					if (cov[2 * j] > lo) {
-						unidx[2 * n] = lo;
-						unidx[2 * n + 1] = cov[2 * j] - 1;
-						n++;
-					}
-					lo = cov[2 * j + 1] + 1;
-				}
-				if (!rc && lo <= whole[1]) {
-					unidx[2 * n] = lo;
-					unidx[2 * n + 1] = whole[1];
-					n++;
-				}
-				nun = n;
 			}
-		}
-		pm_free(vidx);
+		rc = pm_gi_unindexed(vs.c.g, &fid, 1, vt, PM_GI_FULL, NULL, 0, &unidx, &nun);
 		if (!rc && nun) {
-			if (vs.metric == PM_VMETRIC_COSINE) {
-				if (!(qn = pm_malloc(nq * dim * sizeof *qn))) {
-					rc = PAIMON_ENOMEM;
-					goto out;
-				}
-				memcpy(qn, queries, nq * dim * sizeof *qn);
-				for (q = 0; q < nq; q++)
-					pm_vnormalize(qn + q * dim, dim);
-				vs.q = qn;
-			}
+			if ((rc = normalised_queries(&vs, queries, &qn)))
+				goto out;
 			vs.raw_pass = vs.c.pass;
 			rc = pm_api_read_column(t, vs.c.snap->id, column, unidx, nun, NULL, raw_batch, &vs);
 		}
@@ -526,16 +504,8 @@ int paimon_table_vector_search(paimon_table *t, const char *column, const float 
 					factor = f;
 			}
 		if (factor > 1) {
-			if (vs.metric == PM_VMETRIC_COSINE && !qn) {
-				if (!(qn = pm_malloc(nq * dim * sizeof *qn))) {
-					rc = PAIMON_ENOMEM;
-					goto out;
-				}
-				memcpy(qn, queries, nq * dim * sizeof *qn);
-				for (q = 0; q < nq; q++)
-					pm_vnormalize(qn + q * dim, dim);
-				vs.q = qn;
-			}
+			if ((rc = normalised_queries(&vs, queries, &qn)))
+				goto out;
 			for (q = 0; q < nq && !rc; q++)
 				rc = refine_hits(&vs, q, factor);
 		}
@@ -565,6 +535,115 @@ out:
 
 /* ------------------------------------------------------ full-text search */
 
+/* Raw rows of a full-text search in full / detail mode, as pypaimon 2.1.0
+ * (full_text_read.py) and Java (RawFullTextReadImpl) search them: every live
+ * row of the unindexed ranges goes into a temporary index (the whole corpus,
+ * so the BM25 statistics do not depend on the filter), built in memory with
+ * the table's `full-text.` options, ids relative to the first unindexed
+ * row; the filter is applied by the engine's search. */
+typedef struct ftraw {
+	const pm_field *f;
+	pm_ft_writer *w;
+	int64_t base;
+	size_t docs;
+} ftraw;
+
+static int ft_raw_batch(void *p, const struct ArrowSchema *s, const struct ArrowArray *a, int64_t off,
+			const int64_t *rid, int64_t n)
+{
+	ftraw *x = p;
+	int64_t i;
+	int rc = 0;
+	for (i = 0; i < n && !rc; i++) {
+		pm_binrow_datum dt;
+		if ((rc = pm_datum_from_arrow(x->f->type, s, a, off + i, &dt)) || dt.is_null)
+			continue;
+		if (!(rc = pm_ft_writer_add(x->w, rid[i] - x->base, (const char *)dt.bytes.p, dt.bytes.n)))
+			x->docs++;
+	}
+	return rc;
+}
+
+/* a pm_out_stream into a pm_buf */
+typedef struct buf_out {
+	pm_out_stream base;
+	pm_buf *b;
+} buf_out;
+
+static int bo_append(pm_out_stream *s, const void *d, size_t n)
+{
+	return pm_buf_append(((buf_out *)s)->b, d, n);
+}
+
+static int bo_close(pm_out_stream *s)
+{
+	(void)s;
+	return 0;
+}
+
+static void bo_abort(pm_out_stream *s)
+{
+	(void)s;
+}
+
+static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nun, const char *query, int64_t limit,
+			 pm_gi_hits *h)
+{
+	static const char pre[] = "full-text.";
+	ftraw x;
+	pm_strmap o = {0};
+	pm_buf bytes = PM_BUF_INIT;
+	buf_out bo;
+	pm_fileio *mio = NULL;
+	pm_ft_reader *r = NULL;
+	pm_rb64 *rf = NULL;
+	int64_t *ids = NULL, size = 0;
+	float *sc = NULL;
+	size_t i, n = 0;
+	uint64_t card;
+	int rc = 0;
+	if (f->type->root != PM_VARCHAR && f->type->root != PM_CHAR)
+		return pm_err(PAIMON_EINVAL, "full-text search: column '%s' is not a string column", f->name);
+	memset(&x, 0, sizeof x);
+	x.f = f;
+	x.base = un[0];
+	for (i = 0; i < c->opts.len && !rc; i++)
+		if (!strncmp(c->opts.keys[i], pre, sizeof pre - 1) && c->opts.keys[i][sizeof pre - 1])
+			rc = pm_strmap_set(&o, c->opts.keys[i] + sizeof pre - 1, c->opts.vals[i]);
+	if (!rc)
+		rc = pm_strmap_set(&o, "searcher-pool.max-size", "0");
+	if (!rc)
+		rc = pm_ft_writer_new(&o, &x.w);
+	if (!rc)
+		rc = pm_api_read_column(c->t, c->snap->id, f->name, un, nun, NULL, ft_raw_batch, &x);
+	if (rc || !x.docs)
+		goto out;
+	bo.base.append = bo_append;
+	bo.base.close = bo_close;
+	bo.base.abort = bo_abort;
+	bo.b = &bytes;
+	if ((rc = pm_ft_writer_finish(x.w, &bo.base, "<rows outside the full-text indexes>", &size)) ||
+	    (rc = pm_fileio_mem_new(bytes.data, bytes.len, &mio)) ||
+	    (rc = pm_ft_reader_open(mio, "<rows outside the full-text indexes>", (int64_t)bytes.len, &r)) ||
+	    (rc = rel_filter(c, un[0], un[2 * nun - 1], &rf, &card)))
+		goto out;
+	if (rf && !card)
+		goto out;
+	rc = pm_ft_search(r, query, (int)(limit > 1 << 30 ? 1 << 30 : limit), rf, &ids, &sc, &n);
+	for (i = 0; i < n && !rc; i++)
+		rc = pm_gi_hits_push(h, ids[i] + x.base, sc[i]);
+out:
+	pm_free(ids);
+	pm_free(sc);
+	pm_rb64_free(rf);
+	pm_ft_reader_free(r);
+	pm_fileio_close(mio);
+	pm_buf_dispose(&bytes);
+	pm_ft_writer_free(x.w);
+	pm_strmap_dispose(&o);
+	return rc;
+}
+
 int paimon_table_full_text_search(paimon_table *t, const char *column, const char *query, int64_t limit,
 				  const paimon_predicate *filter, const paimon_options *opts,
 				  paimon_search_result **out)
@@ -572,6 +651,7 @@ int paimon_table_full_text_search(paimon_table *t, const char *column, const cha
 	ctx c;
 	pm_gi_hits h = {0};
 	const pm_field *f;
+	pm_gi_mode mode;
 	size_t i;
 	int rc;
 	if (!t || !column || !query || !out)
@@ -584,17 +664,8 @@ int paimon_table_full_text_search(paimon_table *t, const char *column, const cha
 			      t->identifier);
 	if ((rc = ctx_open(&c, t, filter, opts, "full-text search")))
 		goto out;
-	{
-		pm_gi_mode mode;
-		if ((rc = pm_gi_mode_from(&c.opts, "full-text-index.search-mode", &mode)))
-			goto out;
-		if (mode != PM_GI_FAST) {
-			rc = pm_err(PAIMON_EUNSUPPORTED, "full-text search: 'full-text-index.search-mode' = '%s' is not "
-				    "supported by paimonc yet (only fast: rows no full-text index covers are not searched)",
-				    mode == PM_GI_FULL ? "full" : "detail");
-			goto out;
-		}
-	}
+	if ((rc = pm_gi_mode_from(&c.opts, "full-text-index.search-mode", &mode)))
+		goto out;
 	for (i = 0; c.snap && i < c.g->ngroups && !rc; i++) {
 		pm_gi_group *gr = &c.g->groups[i];
 		pm_rb64 *rf = NULL;
@@ -625,6 +696,16 @@ int paimon_table_full_text_search(paimon_table *t, const char *column, const cha
 			pm_ft_reader_free(r);
 		}
 		pm_rb64_free(rf);
+	}
+	/* rows no full-text index covers, in full / detail mode (detail is
+	 * full over live rows; the read meets only live rows) */
+	if (!rc && c.snap && mode != PM_GI_FAST) {
+		int64_t *un = NULL;
+		size_t nun = 0;
+		int32_t fid = f->id;
+		if (!(rc = pm_gi_unindexed(c.g, &fid, 1, "full-text", PM_GI_FULL, NULL, 0, &un, &nun)) && nun)
+			rc = ft_raw_search(&c, f, un, nun, query, limit, &h);
+		pm_free(un);
 	}
 	if (!rc && !(rc = pm_gi_hits_topk(&h, limit)))
 		rc = result_take(&h, out);
