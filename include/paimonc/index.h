@@ -55,6 +55,16 @@ typedef void (*paimon_progress_fn)(void *ctx, int64_t done, int64_t total);
 PAIMON_EXTERN(int) paimon_table_create_global_index(paimon_table *t, const char *column, const char *index_type,
 						     const paimon_options *opts, paimon_progress_fn progress,
 						     void *progress_ctx, int64_t *files_added);
+/**
+ * paimon_table_create_global_index over the partitions partition_filter
+ * selects (NULL: all; pypaimon's partition_filter / partitions): a
+ * predicate on partition keys only (another column -> PAIMON_EINVAL).
+ * Rows of other partitions stay unindexed. Borrowed.
+ */
+PAIMON_EXTERN(int) paimon_table_create_global_index_in(paimon_table *t, const char *column, const char *index_type,
+							const paimon_predicate *partition_filter,
+							const paimon_options *opts, paimon_progress_fn progress,
+							void *progress_ctx, int64_t *files_added);
 
 /**
  * Drops (commits DELETE entries for) every global index file of column
@@ -63,6 +73,11 @@ PAIMON_EXTERN(int) paimon_table_create_global_index(paimon_table *t, const char 
  */
 PAIMON_EXTERN(int) paimon_table_drop_global_index(paimon_table *t, const char *column, const char *index_type,
 						   int dry_run, int64_t *files_dropped);
+/** paimon_table_drop_global_index of the index files of the partitions
+ * partition_filter selects (NULL: all; partition keys only). */
+PAIMON_EXTERN(int) paimon_table_drop_global_index_in(paimon_table *t, const char *column, const char *index_type,
+						      const paimon_predicate *partition_filter, int dry_run,
+						      int64_t *files_dropped);
 
 /* ------------------------------------------------------------- listing */
 

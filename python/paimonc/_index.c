@@ -79,44 +79,49 @@ static void progress_cb(void *ctx, int64_t done, int64_t total)
 	PyGILState_Release(st);
 }
 
-/* table_create_global_index(table, column, type, options|None, progress|None) -> files */
+/* table_create_global_index(table, column, type, options|None, progress|None,
+ * partition predicate|None) -> files */
 static PyObject *mod_create(PyObject *m, PyObject *args)
 {
-	PyObject *table, *opts_o, *prog;
+	PyObject *table, *opts_o, *prog, *part_o = Py_None;
 	const char *col, *type;
 	paimon_options *opts = NULL;
+	paimon_predicate *part = NULL;
 	progress p = {NULL, 0};
 	int64_t n = 0;
 	int rc;
 	(void)m;
-	if (!PyArg_ParseTuple(args, "OssOO:table_create_global_index", &table, &col, &type, &opts_o, &prog))
+	if (!PyArg_ParseTuple(args, "OssOO|O:table_create_global_index", &table, &col, &type, &opts_o, &prog, &part_o))
 		return NULL;
 	paimon_table *t = pm_py_table_handle(table);
-	if (!t || opts_arg(opts_o, "index options", &opts) < 0)
+	if (!t || pred_arg(part_o, &part) < 0 || opts_arg(opts_o, "index options", &opts) < 0)
 		return NULL;
 	if (prog != Py_None)
 		p.fn = prog;
-	CALL_NOGIL(rc = paimon_table_create_global_index(t, col, type, opts, p.fn ? progress_cb : NULL, &p, &n));
+	CALL_NOGIL(rc = paimon_table_create_global_index_in(t, col, type, part, opts, p.fn ? progress_cb : NULL, &p,
+							    &n));
 	paimon_options_free(opts);
 	if (rc != 0)
 		return pm_py_raise_last(rc);
 	return PyLong_FromLongLong((long long)n);
 }
 
-/* table_drop_global_index(table, column, type|None, dry_run) -> files */
+/* table_drop_global_index(table, column, type|None, dry_run, partition
+ * predicate|None) -> files */
 static PyObject *mod_drop(PyObject *m, PyObject *args)
 {
-	PyObject *table;
+	PyObject *table, *part_o = Py_None;
 	const char *col, *type = NULL;
+	paimon_predicate *part = NULL;
 	int dry = 0, rc;
 	int64_t n = 0;
 	(void)m;
-	if (!PyArg_ParseTuple(args, "Osz|p:table_drop_global_index", &table, &col, &type, &dry))
+	if (!PyArg_ParseTuple(args, "Osz|pO:table_drop_global_index", &table, &col, &type, &dry, &part_o))
 		return NULL;
 	paimon_table *t = pm_py_table_handle(table);
-	if (!t)
+	if (!t || pred_arg(part_o, &part) < 0)
 		return NULL;
-	CALL_NOGIL(rc = paimon_table_drop_global_index(t, col, type, dry, &n));
+	CALL_NOGIL(rc = paimon_table_drop_global_index_in(t, col, type, part, dry, &n));
 	if (rc != 0)
 		return pm_py_raise_last(rc);
 	return PyLong_FromLongLong((long long)n);

@@ -329,31 +329,61 @@ class HybridSearchBuilder(_SearchBase):
 class IndexApiMixin:
     """Mixed into paimonc.catalog.Table."""
 
-    def create_global_index(self, index_column, index_type="btree", partitions=None, options=None,
-                            progress=None):
+    def _index_partition_filter(self, what, partition_filter, partitions):
+        """pypaimon's rule: partition_filter wins; else partitions (a dict
+        or a list of dicts of partition key -> value) as an OR of ANDs."""
+        if partition_filter is not None:
+            return partition_filter._native()
+        if partitions is None:
+            return None
+        from .predicate import PredicateBuilder
+        if isinstance(partitions, dict):
+            partitions = [partitions]
+        keys = list(self.partition_keys)
+        pb = PredicateBuilder(self.partition_keys_fields)
+        ors = []
+        for spec in partitions:
+            ands = []
+            for k, v in dict(spec).items():
+                if k not in keys:
+                    raise InvalidArgumentError("{}: partition spec key '{}' is not a partition column; partition "
+                                               "keys: {}".format(what, k, keys))
+                ands.append(pb.is_null(k) if v is None else pb.equal(k, v))
+            if not ands:
+                return None  # an empty spec selects every partition
+            ors.append(PredicateBuilder.and_predicates(ands))
+        if not ors:
+            raise InvalidArgumentError("{}: 'partitions' is an empty list".format(what))
+        return PredicateBuilder.or_predicates(ors)._native()
+
+    def create_global_index(self, index_column, index_type="btree", partition_filter=None, partitions=None,
+                            options=None, progress=None):
         """Builds and commits a global index over index_column for the rows
         no index of that type covers yet; returns the number of index files
-        committed (pypaimon's create_global_index). progress: a callable
+        committed (pypaimon's create_global_index). partition_filter (a
+        predicate on partition keys) or partitions ({key: value} or a list
+        of them) limit it to some partitions. progress: a callable
         (rows_done, rows_total) or True for a progress bar on stderr."""
         if not isinstance(index_column, str):
             cols = list(index_column)
             if len(cols) != 1:
                 raise InvalidArgumentError("create_global_index supports one column, got {}".format(cols))
             index_column = cols[0]
-        if partitions is not None:
-            raise InvalidArgumentError("create_global_index: 'partitions' is not supported yet by paimonc; "
-                                       "the whole table is indexed")
+        part = self._index_partition_filter("create_global_index", partition_filter, partitions)
         if progress is True:
             progress = _progress_bar("building {} index on {}".format(index_type, index_column))
         merged = dict(getattr(self, "_dynamic_options", None) or {})
         merged.update(options or {})
         return _native.table_create_global_index(self._t, index_column, str(index_type), _opts(merged),
-                                                 progress)
+                                                 progress, part)
 
-    def drop_global_index(self, index_column, index_type=None, partitions=None, dry_run=False):
-        if partitions is not None:
-            raise InvalidArgumentError("drop_global_index: 'partitions' is not supported yet by paimonc")
-        return _native.table_drop_global_index(self._t, index_column, index_type, bool(dry_run))
+    def drop_global_index(self, index_column, index_type=None, partition_filter=None, partitions=None,
+                          dry_run=False):
+        """Drops the index files of index_column (of index_type, None = any),
+        of the selected partitions only when partition_filter / partitions
+        are given; returns the number of files (dry_run: only counted)."""
+        part = self._index_partition_filter("drop_global_index", partition_filter, partitions)
+        return _native.table_drop_global_index(self._t, index_column, index_type, bool(dry_run), part)
 
     def list_global_indexes(self, snapshot_id=None):
         """The global index files ($table_indexes): dicts with index_type,

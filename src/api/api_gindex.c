@@ -32,6 +32,8 @@
 #include "index/vindex.h"
 #include "scan/rowid.h"
 #include "scan/rowid_plan.h"
+#include "table/partition.h"
+#include "table/predicate.h"
 #include "types/datum.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -231,6 +233,77 @@ int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, in
 	*v = (const float *)c->buffers[1] + c->offset + start;
 	*dim = len;
 	return 0;
+}
+
+/* ------------------------------------------------- partition filter */
+
+/* A predicate on partition columns (pypaimon's partition_filter /
+ * partitions of create/drop_global_index), tested against encoded
+ * partitions. */
+typedef struct part_sel {
+	pm_predicate *pred;        /* NULL: every partition */
+	pm_partition_info pi;
+	int32_t *pk_ids;
+	pm_binrow_datum *vals;
+} part_sel;
+
+static void part_sel_dispose(part_sel *ps)
+{
+	if (ps->pred) {
+		pm_pred_free(ps->pred);
+		pm_partition_info_dispose(&ps->pi);
+	}
+	pm_free(ps->pk_ids);
+	pm_free(ps->vals);
+	memset(ps, 0, sizeof *ps);
+}
+
+static int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what)
+{
+	const pm_table_schema *s = t->schema->schema;
+	size_t i;
+	int rc;
+	memset(ps, 0, sizeof *ps);
+	if (!filter)
+		return 0;
+	if ((rc = pm_pred_copy((const pm_predicate *)filter, &ps->pred)))
+		return rc;
+	if ((rc = pm_pred_bind(ps->pred, s))) {
+		pm_pred_free(ps->pred);
+		ps->pred = NULL;
+		pm_err_wrap("%s: partition filter", what);
+		return rc;
+	}
+	if ((rc = pm_partition_info_init(&ps->pi, s))) {
+		pm_pred_free(ps->pred);
+		ps->pred = NULL;
+		return rc;
+	}
+	if (!(ps->pk_ids = pm_calloc(ps->pi.n ? ps->pi.n : 1, sizeof *ps->pk_ids)) ||
+	    !(ps->vals = pm_calloc(ps->pi.n ? ps->pi.n : 1, sizeof *ps->vals))) {
+		part_sel_dispose(ps);
+		return PAIMON_ENOMEM;
+	}
+	for (i = 0; i < ps->pi.n; i++)
+		ps->pk_ids[i] = s->fields[ps->pi.field_index[i]].id;
+	if (!pm_pred_only_on(ps->pred, ps->pk_ids, ps->pi.n)) {
+		int part = ps->pi.n > 0;
+		part_sel_dispose(ps);
+		return pm_err(PAIMON_EINVAL, "%s: the partition filter of table '%s' names a column that is not a "
+			      "partition key%s", what, t->identifier, part ? "" : " (the table is not partitioned)");
+	}
+	return 0;
+}
+
+/* 1 if the encoded partition is selected, 0 if not, < 0 on error */
+static int part_sel_match(part_sel *ps, const pm_bytes *part)
+{
+	int rc;
+	if (!ps->pred)
+		return 1;
+	if ((rc = pm_partition_decode(&ps->pi, part->p, part->n, ps->vals)))
+		return rc;
+	return pm_pred_test_partition(ps->pred, ps->pk_ids, ps->vals, ps->pi.n) != PM_PRED_NEVER;
 }
 
 /* ------------------------------------------------------------- building */
@@ -755,7 +828,16 @@ int paimon_table_create_global_index(paimon_table *t, const char *column, const 
 				     const paimon_options *opts, paimon_progress_fn progress, void *progress_ctx,
 				     int64_t *files_added)
 {
+	return paimon_table_create_global_index_in(t, column, index_type, NULL, opts, progress, progress_ctx,
+						   files_added);
+}
+
+int paimon_table_create_global_index_in(paimon_table *t, const char *column, const char *index_type,
+					const paimon_predicate *partition_filter, const paimon_options *opts,
+					paimon_progress_fn progress, void *progress_ctx, int64_t *files_added)
+{
 	builder b;
+	part_sel ps;
 	pm_snapshot *snap = NULL;
 	pm_gi_set *g = NULL;
 	pm_rowid_plan plan;
@@ -766,6 +848,7 @@ int paimon_table_create_global_index(paimon_table *t, const char *column, const 
 	int rc;
 	memset(&b, 0, sizeof b);
 	memset(&plan, 0, sizeof plan);
+	memset(&ps, 0, sizeof ps);
 	if (files_added)
 		*files_added = 0;
 	if (!t || !column || !index_type)
@@ -795,7 +878,8 @@ int paimon_table_create_global_index(paimon_table *t, const char *column, const 
 	    !pm_schema_option_true(t->schema->schema, NULL, "data-evolution.enabled"))
 		return pm_err(PAIMON_EINVAL, "create_global_index: table '%s' must have 'row-tracking.enabled' = 'true' "
 			      "and 'data-evolution.enabled' = 'true'", t->identifier);
-	if ((rc = check_type(&b)) || (rc = pm_api_merged_opts(t, opts, &b.opts)))
+	if ((rc = check_type(&b)) || (rc = pm_api_merged_opts(t, opts, &b.opts)) ||
+	    (rc = part_sel_init(&ps, t, partition_filter, "create_global_index")))
 		goto out;
 	if ((b.kind != K_SORTED) && (rc = strip_opts(&b)))
 		goto out;
@@ -848,6 +932,13 @@ int paimon_table_create_global_index(paimon_table *t, const char *column, const 
 	for (i = 0; i < plan.n_groups; i++) {
 		const pm_rowid_group *gr = &plan.groups[i];
 		const pm_bytes *part = &plan.files.items[gr->first_file].partition;
+		int m = part_sel_match(&ps, part);
+		if (m < 0) {
+			rc = m;
+			goto out;
+		}
+		if (!m)
+			continue; /* a partition the filter leaves out */
 		if (nruns && rv[nruns - 1].to + 1 == gr->from && rv[nruns - 1].partition->n == part->n &&
 		    !memcmp(rv[nruns - 1].partition->p, part->p, part->n))
 			rv[nruns - 1].to = gr->to;
@@ -913,6 +1004,7 @@ out:
 	pm_gi_free(g);
 	pm_snapshot_free(snap);
 	builder_dispose(&b);
+	part_sel_dispose(&ps);
 	return rc;
 }
 
@@ -921,6 +1013,13 @@ out:
 int paimon_table_drop_global_index(paimon_table *t, const char *column, const char *index_type, int dry_run,
 				   int64_t *files_dropped)
 {
+	return paimon_table_drop_global_index_in(t, column, index_type, NULL, dry_run, files_dropped);
+}
+
+int paimon_table_drop_global_index_in(paimon_table *t, const char *column, const char *index_type,
+				      const paimon_predicate *partition_filter, int dry_run, int64_t *files_dropped)
+{
+	part_sel ps;
 	pm_snapshot *snap = NULL;
 	pm_gi_set *g = NULL;
 	pm_index_manifest_entry_list del = {0};
@@ -936,14 +1035,21 @@ int paimon_table_drop_global_index(paimon_table *t, const char *column, const ch
 	if (!(f = pm_api_field(t, column)))
 		return pm_err(PAIMON_EINVAL, "drop_global_index: column '%s' does not exist in table '%s'", column,
 			      t->identifier);
+	if ((rc = part_sel_init(&ps, t, partition_filter, "drop_global_index")))
+		return rc;
 	if ((rc = pm_api_latest_snapshot(t, NULL, &snap)) || !snap)
 		goto out;
 	if ((rc = pm_gi_load(t->io, t->path, snap, &g)))
 		goto out;
 	for (i = 0; i < g->entries.len && !rc; i++) {
 		const pm_index_manifest_entry *e = &g->entries.items[i];
+		int m;
 		if (e->global_index.index_field_id != f->id || (index_type && strcasecmp(e->index_type, index_type)))
 			continue;
+		if ((m = part_sel_match(&ps, &e->partition)) <= 0) {
+			rc = m < 0 ? m : 0;
+			continue;
+		}
 		if (!(rc = pm_index_manifest_entry_list_append_copy(&del, e)))
 			del.items[del.len - 1].kind = PM_FILE_KIND_DELETE;
 	}
@@ -957,6 +1063,7 @@ out:
 	pm_index_manifest_entry_list_dispose(&del);
 	pm_gi_free(g);
 	pm_snapshot_free(snap);
+	part_sel_dispose(&ps);
 	return rc;
 }
 
