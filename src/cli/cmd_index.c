@@ -48,19 +48,22 @@ static int set_kv_options(cli_ctx *ctx, const cli_list *l, paimon_options *o)
 
 static int index_create(cli_ctx *ctx, int argc, char **argv)
 {
-	const char *pos[1], *col = NULL, *type = NULL;
+	const char *pos[1], *col = NULL, *type = NULL, *part_arg = NULL;
 	cli_list optl = {0};
 	size_t npos;
 	int quiet = 0, rc;
 	int64_t files = 0;
 	paimon_table *t = NULL;
 	paimon_options *o = NULL;
+	paimon_predicate *part = NULL;
 	const cli_opt opts[] = {
 		{CLI_OPT_VALUE, 'c', "column", "COLUMN", "the column to index", &col, 0},
 		{CLI_OPT_VALUE, 't', "type", "TYPE",
 		 "btree, bitmap, ivf-flat, ivf-sq, ivf-pq, ivf-rq, diskann or full-text", &type, 0},
 		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE", "an index option (repeatable), e.g. distance.metric=l2",
 		 &optl, 0},
+		{CLI_OPT_VALUE, 0, "partition-filter", "PREDICATE",
+		 "only the partitions passing this filter on partition keys, e.g. \"dt = '2024-05-01'\"", &part_arg, 0},
 		{CLI_OPT_FLAG, 'q', "quiet", NULL, "no progress bar", &quiet, 0},
 		{0},
 	};
@@ -70,6 +73,10 @@ static int index_create(cli_ctx *ctx, int argc, char **argv)
 		cli_list_dispose(&optl);
 		return cli_usage_error(ctx, "--column and --type are required");
 	}
+	if (part_arg && paimon_predicate_parse(&part, part_arg) < 0) {
+		cli_list_dispose(&optl);
+		return cli_usage_error(ctx, "invalid --partition-filter: %s", paimon_error_message());
+	}
 	if (paimon_options_new(&o) < 0) {
 		cli_list_dispose(&optl);
 		return cli_fail();
@@ -78,7 +85,7 @@ static int index_create(cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
-	if (paimon_table_create_global_index(t, col, type, o, quiet ? NULL : progress_bar, NULL, &files) < 0) {
+	if (paimon_table_create_global_index_in(t, col, type, part, o, quiet ? NULL : progress_bar, NULL, &files) < 0) {
 		rc = cli_fail();
 		goto out;
 	}
@@ -92,6 +99,7 @@ static int index_create(cli_ctx *ctx, int argc, char **argv)
 out:
 	cli_list_dispose(&optl);
 	paimon_options_free(o);
+	paimon_predicate_free(part);
 	if (t)
 		paimon_table_free(t);
 	return rc;
@@ -172,14 +180,17 @@ out:
 
 static int index_drop(cli_ctx *ctx, int argc, char **argv)
 {
-	const char *pos[1], *col = NULL, *type = NULL;
+	const char *pos[1], *col = NULL, *type = NULL, *part_arg = NULL;
 	size_t npos;
 	int dry = 0, rc;
 	int64_t n = 0;
 	paimon_table *t = NULL;
+	paimon_predicate *part = NULL;
 	const cli_opt opts[] = {
 		{CLI_OPT_VALUE, 'c', "column", "COLUMN", "the indexed column", &col, 0},
 		{CLI_OPT_VALUE, 't', "type", "TYPE", "only indexes of this type (default: all)", &type, 0},
+		{CLI_OPT_VALUE, 0, "partition-filter", "PREDICATE", "only the index files of these partitions", &part_arg,
+		 0},
 		{CLI_OPT_FLAG, 0, "dry-run", NULL, "only count the files", &dry, 0},
 		{0},
 	};
@@ -187,27 +198,34 @@ static int index_drop(cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (!col)
 		return cli_usage_error(ctx, "--column is required");
-	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
+	if (part_arg && paimon_predicate_parse(&part, part_arg) < 0)
+		return cli_usage_error(ctx, "invalid --partition-filter: %s", paimon_error_message());
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE) {
+		paimon_predicate_free(part);
 		return rc;
-	if (paimon_table_drop_global_index(t, col, type, dry, &n) < 0)
+	}
+	if (paimon_table_drop_global_index_in(t, col, type, part, dry, &n) < 0)
 		rc = cli_fail();
 	else {
 		printf("%lld index file%s %s\n", (long long)n, n == 1 ? "" : "s", dry ? "would be dropped" : "dropped");
 		rc = CLI_EXIT_OK;
 	}
+	paimon_predicate_free(part);
 	paimon_table_free(t);
 	return rc;
 }
 
 static const cli_cmd index_cmds[] = {
-	{"create", index_create, "DB.TABLE --column C --type T [--option KEY=VALUE]... [--quiet]",
+	{"create", index_create,
+	 "DB.TABLE --column C --type T [--option KEY=VALUE]... [--partition-filter PREDICATE] [--quiet]",
 	 "Build and commit a global index over the rows no index of that type covers yet.",
 	 "Types: btree and bitmap (scalar filters), ivf-flat, ivf-sq, ivf-pq (vectors; ivf-rq and diskann need\n"
 	 "paimon-vindex's library), full-text (needs paimon-ftindex's library). Vector options: distance.metric\n"
 	 "(l2, inner_product, cosine), nlist, pq.m, ...; sorted: sorted-index.records-per-range, ...",
 	 1, 1},
 	{"list", index_list, "DB.TABLE [--snapshot ID] [--json]", "List a table's global index files.", NULL, 1, 1},
-	{"drop", index_drop, "DB.TABLE --column C [--type T] [--dry-run]", "Drop a column's global indexes.", NULL, 1, 1},
+	{"drop", index_drop, "DB.TABLE --column C [--type T] [--partition-filter PREDICATE] [--dry-run]",
+	 "Drop a column's global indexes.", NULL, 1, 1},
 };
 
 const cli_group cli_group_index = {"index", "Create, list and drop global indexes.", index_cmds,
