@@ -75,10 +75,12 @@ static int unsupported(int codec)
 #define CTX_POOL_OFF 1
 #endif
 #endif
+#ifndef CTX_POOL_OFF
 #define CTX_POOL 16
 static pthread_mutex_t g_ctx_mu = PTHREAD_MUTEX_INITIALIZER;
 static pm_codec_ctx *g_ctx_pool[CTX_POOL];
 static int g_ctx_n;
+#endif
 
 static void ctx_destroy(pm_codec_ctx *ctx);
 

@@ -124,12 +124,22 @@ void paimon_free(void *p)
 
 /* ------------------------------------------------------- block cache */
 
+/* Under AddressSanitizer cached blocks are poisoned while they wait, so a
+ * use after pm_mem_cache_give is still reported (use-after-poison). */
 #if defined(__SANITIZE_ADDRESS__)
-#define PM_MEM_CACHE_OFF 1
+#define PM_MEM_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define PM_MEM_CACHE_OFF 1
+#define PM_MEM_ASAN 1
 #endif
+#endif
+#ifdef PM_MEM_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
 #define CACHE_SLOTS 16
@@ -145,11 +155,6 @@ static unsigned long g_cache_clock;
 
 void *pm_mem_cache_take(size_t need, size_t *cap)
 {
-#ifdef PM_MEM_CACHE_OFF
-	(void)need;
-	(void)cap;
-	return NULL;
-#else
 	void *p = NULL;
 	int i, best = -1;
 	if (need > PM_MEM_CACHE_MAX || over_cap(need))
@@ -163,15 +168,14 @@ void *pm_mem_cache_take(size_t need, size_t *cap)
 		*cap = g_cache[best].cap;
 		g_cache_bytes -= g_cache[best].cap;
 		g_cache[best].p = NULL;
+		UNPOISON(p, *cap);
 	}
 	pthread_mutex_unlock(&g_cache_mu);
 	return p;
-#endif
 }
 
 void pm_mem_cache_give(void *p, size_t cap)
 {
-#ifndef PM_MEM_CACHE_OFF
 	void *drop[CACHE_SLOTS + 1];
 	int i, nd = 0, slot = -1;
 	if (p && cap >= PM_MEM_CACHE_MIN && cap <= PM_MEM_CACHE_MAX) {
@@ -191,6 +195,7 @@ void pm_mem_cache_give(void *p, size_t cap)
 			}
 			if (old < 0)
 				break;
+			UNPOISON(g_cache[old].p, g_cache[old].cap);
 			drop[nd++] = g_cache[old].p;
 			g_cache_bytes -= g_cache[old].cap;
 			g_cache[old].p = NULL;
@@ -200,14 +205,12 @@ void pm_mem_cache_give(void *p, size_t cap)
 			g_cache[slot].cap = cap;
 			g_cache[slot].age = ++g_cache_clock;
 			g_cache_bytes += cap;
+			POISON(p, cap);
 			p = NULL;
 		}
 		pthread_mutex_unlock(&g_cache_mu);
 	}
 	for (i = 0; i < nd; i++)
 		free(drop[i]);
-#else
-	(void)cap;
-#endif
 	free(p);
 }

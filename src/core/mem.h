@@ -23,8 +23,8 @@ void pm_free(void *p);
  * kernel's page zeroing for fresh megabyte buffers on every open. Blocks
  * between PM_MEM_CACHE_MIN and PM_MEM_CACHE_MAX bytes are kept, at most
  * PM_MEM_CACHE_TOTAL bytes in all (the oldest go first). Thread-safe.
- * Disabled (take returns NULL, give frees) under AddressSanitizer, so
- * use-after-free is still caught there.
+ * Under AddressSanitizer a cached block is poisoned until it is taken, so
+ * a use after give is still reported.
  *
  * pm_mem_cache_take: a cached block of at least need bytes (its size in
  * *cap), owned by the caller, to be released with pm_free or

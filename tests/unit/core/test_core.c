@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "test.h"
 #include "core/buf.h"
 #include "core/error.h"
@@ -123,5 +125,51 @@ static void json_reader_errors_name_the_file(void)
 	json_decref(j);
 }
 
+/* The block cache: a given block comes back for a request it fits (the
+ * smallest that fits), small or huge blocks are not kept, the byte budget
+ * evicts the oldest, and a taken block is fully usable. */
+static void block_cache(void)
+{
+	size_t cap = 0, i;
+	void *a, *b, *c, *got;
+	void *many[8];
+	/* drain what earlier readers left */
+	while ((got = pm_mem_cache_take(1, &cap)))
+		pm_free(got);
+	CHECK(pm_mem_cache_take(PM_MEM_CACHE_MIN, &cap) == NULL);
+	a = pm_malloc(PM_MEM_CACHE_MIN);
+	b = pm_malloc(4 * PM_MEM_CACHE_MIN);
+	c = pm_malloc(16);
+	CHECK(a && b && c);
+	pm_mem_cache_give(a, PM_MEM_CACHE_MIN);
+	pm_mem_cache_give(b, 4 * PM_MEM_CACHE_MIN);
+	pm_mem_cache_give(c, 16); /* too small: freed */
+	pm_mem_cache_give(NULL, 1 << 20);
+	got = pm_mem_cache_take(2 * PM_MEM_CACHE_MIN, &cap);
+	CHECK(got == b && cap == 4 * PM_MEM_CACHE_MIN);
+	memset(got, 0x5a, cap);
+	pm_free(got);
+	got = pm_mem_cache_take(10, &cap);
+	CHECK(got == a && cap == PM_MEM_CACHE_MIN);
+	memset(got, 0xa5, cap);
+	pm_free(got);
+	CHECK(pm_mem_cache_take(10, &cap) == NULL);
+	CHECK(pm_mem_cache_take(PM_MEM_CACHE_MAX + 1, &cap) == NULL);
+	/* budget: 8 blocks of 8 MiB exceed 32 MiB; the newest are kept */
+	for (i = 0; i < 8; i++) {
+		many[i] = pm_malloc(PM_MEM_CACHE_MAX);
+		CHECK(many[i] != NULL);
+		pm_mem_cache_give(many[i], PM_MEM_CACHE_MAX);
+	}
+	for (i = 0; i < 8; i++) {
+		got = pm_mem_cache_take(PM_MEM_CACHE_MAX, &cap);
+		if (!got)
+			break;
+		CHECK(got == many[4] || got == many[5] || got == many[6] || got == many[7]);
+		pm_free(got);
+	}
+	CHECK(i == PM_MEM_CACHE_TOTAL / PM_MEM_CACHE_MAX);
+}
+
 TEST_MAIN(T(error_model), T(buffers_and_maps), T(alloc_failure_is_reported), T(json_writer_matches_jackson),
-	  T(json_reader_errors_name_the_file))
+	  T(json_reader_errors_name_the_file), T(block_cache))
