@@ -98,6 +98,11 @@ int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const
 
 /* Lists of an IVF index (0 for the library-backed types). */
 int32_t pm_vindex_nlist(const pm_vindex *v);
+/* The nprobe pm_vindex_search uses for nprobe 0 and no filter at this k
+ * (before any widening; 0 for the library-backed types), and the PQ
+ * subquantizer count (0 unless ivf-pq). */
+int pm_vindex_default_nprobe(const pm_vindex *v, int k);
+int32_t pm_vindex_pq_m(const pm_vindex *v);
 
 /* Where to load libpaimon_vindex_ffi.so from (tried before
  * PAIMONC_VINDEX_LIB and the file next to our library); the Python binding

@@ -135,17 +135,63 @@ static void s_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, f
 	}
 }
 
+/* row-major codes (codes[i*m + sub]); four codes per pass, each summed in
+ * subquantizer order (the AVX2 table uses the same function: gathers are
+ * slower than scalar loads on the CPUs we measured) */
 static void s_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
 {
-	size_t i, s;
-	for (i = 0; i < cnt; i++)
-		out[i] = 0;
-	for (s = 0; s < m; s++) {
-		const uint8_t *col = codes + s * cnt;
-		const float *row = lut + s * 256;
-		for (i = 0; i < cnt; i++)
-			out[i] += row[col[i]];
+	size_t i = 0, s;
+	for (; i + 4 <= cnt; i += 4) {
+		const uint8_t *c0 = codes + i * m, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+		const float *row = lut;
+		float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+		for (s = 0; s < m; s++, row += 256) {
+			a0 += row[c0[s]];
+			a1 += row[c1[s]];
+			a2 += row[c2[s]];
+			a3 += row[c3[s]];
+		}
+		out[i] = a0;
+		out[i + 1] = a1;
+		out[i + 2] = a2;
+		out[i + 3] = a3;
 	}
+	for (; i < cnt; i++) {
+		const uint8_t *c0 = codes + i * m;
+		const float *row = lut;
+		float a0 = 0;
+		for (s = 0; s < m; s++, row += 256)
+			a0 += row[c0[s]];
+		out[i] = a0;
+	}
+}
+
+static void s_l2_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t j;
+	for (j = 0; j < ny; j++)
+		out[j] = s_l2(q, x + j * d, d);
+}
+
+static void s_dot_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t j;
+	for (j = 0; j < ny; j++)
+		out[j] = s_dot(q, x + j * d, d);
+}
+
+static void s_l2_tile(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t i;
+	for (i = 0; i < nqs; i++)
+		s_l2_ny(qs[i], x, ny, d, out + i * ny);
+}
+
+static void s_dot_tile(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t i;
+	for (i = 0; i < nqs; i++)
+		s_dot_ny(qs[i], x, ny, d, out + i * ny);
 }
 
 static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out)
@@ -155,8 +201,9 @@ static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, si
 		s_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
-static const pm_vkern scalar_kern = {s_l2, s_dot, s_dot_many, s_sq_l2, s_sq_dot, s_l2_many_t, s_dot_many_t, s_l2_argmin_t,
-				     s_pq_scan8, s_dot_block, "scalar"};
+static const pm_vkern scalar_kern = {s_l2,	  s_dot,	s_dot_many, s_sq_l2,	 s_sq_dot,   s_l2_many_t,
+				     s_dot_many_t, s_l2_argmin_t, s_pq_scan8, s_dot_block, s_l2_ny,    s_dot_ny,
+				     s_l2_tile,	  s_dot_tile,	"scalar"};
 
 const pm_vkern *pm_vkern_scalar(void)
 {
@@ -397,24 +444,194 @@ AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t
 	}
 }
 
-AVX2 static void a_pq_scan8(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out)
+/*
+ * The flat-scan kernels: every (query, vector) pair is summed the same way
+ * (one 8-lane accumulator over d in steps of 8, a fixed horizontal sum, then
+ * the d % 8 tail), so one query against a list (l2_ny) and a block of
+ * queries against it (l2_tile, the batch path) give bit-identical distances.
+ */
+#define PF_AHEAD 4   /* vectors prefetched ahead of the one being summed */
+
+AVX2 static inline float tail_l2(float r, const float *q, const float *x, size_t i, size_t d)
 {
-	size_t i = 0, s;
-	for (; i + 8 <= cnt; i += 8) {
-		__m256 acc = _mm256_setzero_ps();
-		for (s = 0; s < m; s++) {
-			__m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(codes + s * cnt + i));
-			__m256i idx = _mm256_cvtepu8_epi32(b);
-			acc = _mm256_add_ps(acc, _mm256_i32gather_ps(lut + s * 256, idx, 4));
+	for (; i < d; i++) {
+		float t = q[i] - x[i];
+		r += t * t;
+	}
+	return r;
+}
+
+AVX2 static inline float tail_dot(float r, const float *q, const float *x, size_t i, size_t d)
+{
+	for (; i < d; i++)
+		r += q[i] * x[i];
+	return r;
+}
+
+AVX2 static void a_l2_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t j = 0, d8 = d & ~(size_t)7, t, line;
+	for (; j + 4 <= ny; j += 4) {
+		const float *x0 = x + j * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
+		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+		if (j + 4 + PF_AHEAD <= ny)
+			for (line = 0; line < 4 * d; line += 16)
+				_mm_prefetch((const char *)(x0 + d * PF_AHEAD + line), _MM_HINT_T0);
+		for (t = 0; t < d8; t += 8) {
+			__m256 qv = _mm256_loadu_ps(q + t), e;
+			e = _mm256_sub_ps(qv, _mm256_loadu_ps(x0 + t));
+			s0 = _mm256_fmadd_ps(e, e, s0);
+			e = _mm256_sub_ps(qv, _mm256_loadu_ps(x1 + t));
+			s1 = _mm256_fmadd_ps(e, e, s1);
+			e = _mm256_sub_ps(qv, _mm256_loadu_ps(x2 + t));
+			s2 = _mm256_fmadd_ps(e, e, s2);
+			e = _mm256_sub_ps(qv, _mm256_loadu_ps(x3 + t));
+			s3 = _mm256_fmadd_ps(e, e, s3);
 		}
-		_mm256_storeu_ps(out + i, acc);
+		out[j] = tail_l2(hsum8(s0), q, x0, d8, d);
+		out[j + 1] = tail_l2(hsum8(s1), q, x1, d8, d);
+		out[j + 2] = tail_l2(hsum8(s2), q, x2, d8, d);
+		out[j + 3] = tail_l2(hsum8(s3), q, x3, d8, d);
 	}
-	for (; i < cnt; i++) {
-		float a = 0;
-		for (s = 0; s < m; s++)
-			a += lut[s * 256 + codes[s * cnt + i]];
-		out[i] = a;
+	for (; j < ny; j++) {
+		const float *x0 = x + j * d;
+		__m256 s0 = _mm256_setzero_ps();
+		for (t = 0; t < d8; t += 8) {
+			__m256 e = _mm256_sub_ps(_mm256_loadu_ps(q + t), _mm256_loadu_ps(x0 + t));
+			s0 = _mm256_fmadd_ps(e, e, s0);
+		}
+		out[j] = tail_l2(hsum8(s0), q, x0, d8, d);
 	}
+}
+
+AVX2 static void a_dot_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t j = 0, d8 = d & ~(size_t)7, t, line;
+	for (; j + 4 <= ny; j += 4) {
+		const float *x0 = x + j * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
+		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+		if (j + 4 + PF_AHEAD <= ny)
+			for (line = 0; line < 4 * d; line += 16)
+				_mm_prefetch((const char *)(x0 + d * PF_AHEAD + line), _MM_HINT_T0);
+		for (t = 0; t < d8; t += 8) {
+			__m256 qv = _mm256_loadu_ps(q + t);
+			s0 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(x0 + t), s0);
+			s1 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(x1 + t), s1);
+			s2 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(x2 + t), s2);
+			s3 = _mm256_fmadd_ps(qv, _mm256_loadu_ps(x3 + t), s3);
+		}
+		out[j] = tail_dot(hsum8(s0), q, x0, d8, d);
+		out[j + 1] = tail_dot(hsum8(s1), q, x1, d8, d);
+		out[j + 2] = tail_dot(hsum8(s2), q, x2, d8, d);
+		out[j + 3] = tail_dot(hsum8(s3), q, x3, d8, d);
+	}
+	for (; j < ny; j++) {
+		const float *x0 = x + j * d;
+		__m256 s0 = _mm256_setzero_ps();
+		for (t = 0; t < d8; t += 8)
+			s0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + t), _mm256_loadu_ps(x0 + t), s0);
+		out[j] = tail_dot(hsum8(s0), q, x0, d8, d);
+	}
+}
+
+/* 4 queries x 2 vectors per tile: 2 vector loads feed 8 FMAs (the query
+ * rows are L1-resident memory operands) */
+AVX2 static void a_l2_tile(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t i = 0, j, t, d8 = d & ~(size_t)7;
+	for (; i + 4 <= nqs; i += 4) {
+		const float *q0 = qs[i], *q1 = qs[i + 1], *q2 = qs[i + 2], *q3 = qs[i + 3];
+		float *o0 = out + i * ny, *o1 = o0 + ny, *o2 = o1 + ny, *o3 = o2 + ny;
+		for (j = 0; j + 2 <= ny; j += 2) {
+			const float *x0 = x + j * d, *x1 = x0 + d;
+			__m256 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00,
+			       a31 = a00;
+			for (t = 0; t < d8; t += 8) {
+				__m256 v0 = _mm256_loadu_ps(x0 + t), v1 = _mm256_loadu_ps(x1 + t), qv, e;
+				qv = _mm256_loadu_ps(q0 + t);
+				e = _mm256_sub_ps(qv, v0);
+				a00 = _mm256_fmadd_ps(e, e, a00);
+				e = _mm256_sub_ps(qv, v1);
+				a01 = _mm256_fmadd_ps(e, e, a01);
+				qv = _mm256_loadu_ps(q1 + t);
+				e = _mm256_sub_ps(qv, v0);
+				a10 = _mm256_fmadd_ps(e, e, a10);
+				e = _mm256_sub_ps(qv, v1);
+				a11 = _mm256_fmadd_ps(e, e, a11);
+				qv = _mm256_loadu_ps(q2 + t);
+				e = _mm256_sub_ps(qv, v0);
+				a20 = _mm256_fmadd_ps(e, e, a20);
+				e = _mm256_sub_ps(qv, v1);
+				a21 = _mm256_fmadd_ps(e, e, a21);
+				qv = _mm256_loadu_ps(q3 + t);
+				e = _mm256_sub_ps(qv, v0);
+				a30 = _mm256_fmadd_ps(e, e, a30);
+				e = _mm256_sub_ps(qv, v1);
+				a31 = _mm256_fmadd_ps(e, e, a31);
+			}
+			o0[j] = tail_l2(hsum8(a00), q0, x0, d8, d);
+			o0[j + 1] = tail_l2(hsum8(a01), q0, x1, d8, d);
+			o1[j] = tail_l2(hsum8(a10), q1, x0, d8, d);
+			o1[j + 1] = tail_l2(hsum8(a11), q1, x1, d8, d);
+			o2[j] = tail_l2(hsum8(a20), q2, x0, d8, d);
+			o2[j + 1] = tail_l2(hsum8(a21), q2, x1, d8, d);
+			o3[j] = tail_l2(hsum8(a30), q3, x0, d8, d);
+			o3[j + 1] = tail_l2(hsum8(a31), q3, x1, d8, d);
+		}
+		for (; j < ny; j++) {
+			a_l2_ny(q0, x + j * d, 1, d, o0 + j);
+			a_l2_ny(q1, x + j * d, 1, d, o1 + j);
+			a_l2_ny(q2, x + j * d, 1, d, o2 + j);
+			a_l2_ny(q3, x + j * d, 1, d, o3 + j);
+		}
+	}
+	for (; i < nqs; i++)
+		a_l2_ny(qs[i], x, ny, d, out + i * ny);
+}
+
+AVX2 static void a_dot_tile(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out)
+{
+	size_t i = 0, j, t, d8 = d & ~(size_t)7;
+	for (; i + 4 <= nqs; i += 4) {
+		const float *q0 = qs[i], *q1 = qs[i + 1], *q2 = qs[i + 2], *q3 = qs[i + 3];
+		float *o0 = out + i * ny, *o1 = o0 + ny, *o2 = o1 + ny, *o3 = o2 + ny;
+		for (j = 0; j + 2 <= ny; j += 2) {
+			const float *x0 = x + j * d, *x1 = x0 + d;
+			__m256 a00 = _mm256_setzero_ps(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00,
+			       a31 = a00;
+			for (t = 0; t < d8; t += 8) {
+				__m256 v0 = _mm256_loadu_ps(x0 + t), v1 = _mm256_loadu_ps(x1 + t), qv;
+				qv = _mm256_loadu_ps(q0 + t);
+				a00 = _mm256_fmadd_ps(qv, v0, a00);
+				a01 = _mm256_fmadd_ps(qv, v1, a01);
+				qv = _mm256_loadu_ps(q1 + t);
+				a10 = _mm256_fmadd_ps(qv, v0, a10);
+				a11 = _mm256_fmadd_ps(qv, v1, a11);
+				qv = _mm256_loadu_ps(q2 + t);
+				a20 = _mm256_fmadd_ps(qv, v0, a20);
+				a21 = _mm256_fmadd_ps(qv, v1, a21);
+				qv = _mm256_loadu_ps(q3 + t);
+				a30 = _mm256_fmadd_ps(qv, v0, a30);
+				a31 = _mm256_fmadd_ps(qv, v1, a31);
+			}
+			o0[j] = tail_dot(hsum8(a00), q0, x0, d8, d);
+			o0[j + 1] = tail_dot(hsum8(a01), q0, x1, d8, d);
+			o1[j] = tail_dot(hsum8(a10), q1, x0, d8, d);
+			o1[j + 1] = tail_dot(hsum8(a11), q1, x1, d8, d);
+			o2[j] = tail_dot(hsum8(a20), q2, x0, d8, d);
+			o2[j + 1] = tail_dot(hsum8(a21), q2, x1, d8, d);
+			o3[j] = tail_dot(hsum8(a30), q3, x0, d8, d);
+			o3[j + 1] = tail_dot(hsum8(a31), q3, x1, d8, d);
+		}
+		for (; j < ny; j++) {
+			a_dot_ny(q0, x + j * d, 1, d, o0 + j);
+			a_dot_ny(q1, x + j * d, 1, d, o1 + j);
+			a_dot_ny(q2, x + j * d, 1, d, o2 + j);
+			a_dot_ny(q3, x + j * d, 1, d, o3 + j);
+		}
+	}
+	for (; i < nqs; i++)
+		a_dot_ny(qs[i], x, ny, d, out + i * ny);
 }
 
 /* 3 points x 4 centroids per tile: 7 loads feed 12 FMAs */
@@ -474,8 +691,9 @@ AVX2 static void a_dot_block(const float *x, size_t np, const float *c, size_t n
 		a_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
-static const pm_vkern avx2_kern = {a_l2, a_dot, a_dot_many, a_sq_l2, a_sq_dot, a_l2_many_t, a_dot_many_t, a_l2_argmin_t,
-				   a_pq_scan8, a_dot_block, "avx2"};
+static const pm_vkern avx2_kern = {a_l2,	  a_dot,	a_dot_many, a_sq_l2,	 a_sq_dot,   a_l2_many_t,
+				   a_dot_many_t, a_l2_argmin_t, s_pq_scan8, a_dot_block, a_l2_ny,    a_dot_ny,
+				   a_l2_tile,	 a_dot_tile,	"avx2"};
 #endif
 
 static const pm_vkern *chosen = &scalar_kern;
