@@ -1641,7 +1641,9 @@ static int pass_filter(const pm_rb64 *f, int64_t id)
 	return !f || (id >= 0 && pm_rb64_contains(f, (uint64_t)id));
 }
 
-#define FLAT_CHUNK 32   /* vectors per kernel call (s->dist holds 32) */
+#define FLAT_CHUNK 32        /* vectors per kernel call (s->dist holds 32) */
+#define FLAT_BATCH_MIN 8     /* queries from which a flat batch goes list-major */
+#define FLAT_BATCH_MAX 4096  /* queries per list-major chunk (bounds its memory) */
 
 /* distances of one chunk -> the heap; raw is l2 or the dot product */
 static inline void flat_push(const pm_vindex *v, const float *raw, size_t n, const int64_t *ids, const pm_rb64 *f,
@@ -1893,6 +1895,114 @@ static int search_chunk(void *vc, size_t lo, size_t hi)
 	return rc;
 }
 
+/*
+ * Batch IVF-FLAT without a filter, list-major: the chunk's queries choose
+ * their lists, then each probed list is read once for all the queries that
+ * probe it, FLAT_CHUNK vectors at a time (L1-resident) against blocks of
+ * queries (l2_tile / dot_tile: compute-bound instead of one pass over memory
+ * per query). The distances are bit-identical to the per-query scan's and
+ * the candidates the same, so the top-k is too (up to the order of exact
+ * ties). A query that ends with fewer than `required` hits under the
+ * automatic width is redone by search_one, which widens.
+ */
+static int flat_batch_chunk(void *vc, size_t lo, size_t hi)
+{
+	const sctx *c = vc;
+	const pm_vindex *v = c->v;
+	const pm_vkern *kern = pm_vkern_get();
+	size_t nqc = hi - lo, d = (size_t)v->d, nl = (size_t)v->nlist, np = (size_t)c->nprobe, kk = (size_t)c->k;
+	size_t i, p, l;
+	scratch s;
+	float *qb = NULL, *hd = NULL, *out = NULL;
+	int64_t *hid = NULL;
+	int32_t *probes = NULL, *lq = NULL;
+	size_t *lstartq = NULL;
+	const float **qs = NULL;
+	topk *heaps = NULL;
+	int rc = scratch_init(v, c->k, &s);
+	if (np > nl)
+		np = nl;
+	if (!rc) {
+		qb = pm_malloc(nqc * d * sizeof(float));
+		hd = pm_malloc(nqc * kk * sizeof(float));
+		hid = pm_malloc(nqc * kk * sizeof(int64_t));
+		heaps = pm_malloc(nqc * sizeof(topk));
+		probes = pm_malloc(nqc * np * sizeof(int32_t));
+		lq = pm_malloc(nqc * np * sizeof(int32_t));
+		lstartq = pm_calloc(nl + 1, sizeof(size_t));
+		qs = pm_malloc(nqc * sizeof(*qs));
+		out = pm_malloc(nqc * FLAT_CHUNK * sizeof(float));
+		if (!qb || !hd || !hid || !heaps || !probes || !lq || !lstartq || !qs || !out)
+			rc = PAIMON_ENOMEM;
+	}
+	if (rc)
+		goto done;
+	for (i = 0; i < nqc; i++) {
+		float *q = qb + i * d;
+		memcpy(q, c->q + (lo + i) * d, d * sizeof(float));
+		if (v->metric == PM_VMETRIC_COSINE)
+			pm_vnormalize(q, d);
+		select_probes(v, q, (int)np, &s);
+		memcpy(probes + i * np, s.probe, np * sizeof(int32_t));
+		for (p = 0; p < np; p++)
+			lstartq[probes[i * np + p] + 1]++;
+		heaps[i].k = c->k;
+		heaps[i].n = 0;
+		heaps[i].d = hd + i * kk;
+		heaps[i].id = hid + i * kk;
+	}
+	for (l = 0; l < nl; l++)
+		lstartq[l + 1] += lstartq[l];
+	{
+		/* queries of list l at lq[lstartq[l] ..), ascending (the starts
+		 * advance while filling, then shift back by one list) */
+		for (i = 0; i < nqc; i++)
+			for (p = 0; p < np; p++) {
+				int32_t li = probes[i * np + p];
+				lq[lstartq[li]++] = (int32_t)i;
+			}
+		for (l = nl; l > 0; l--)
+			lstartq[l] = lstartq[l - 1];
+		lstartq[0] = 0;
+	}
+	for (l = 0; l < nl; l++) {
+		size_t g = lstartq[l + 1] - lstartq[l], j;
+		int64_t r, r0 = v->lstart[l], r1 = v->lstart[l + 1];
+		if (!g || r0 == r1)
+			continue;
+		for (j = 0; j < g; j++)
+			qs[j] = qb + (size_t)lq[lstartq[l] + j] * d;
+		for (r = r0; r < r1; r += FLAT_CHUNK) {
+			size_t n = (size_t)(r1 - r < FLAT_CHUNK ? r1 - r : FLAT_CHUNK);
+			const float *x = v->vecs + (size_t)r * d;
+			if (v->metric == PM_VMETRIC_L2)
+				kern->l2_tile(qs, g, x, n, d, out);
+			else
+				kern->dot_tile(qs, g, x, n, d, out);
+			for (j = 0; j < g; j++)
+				flat_push(v, out + j * n, n, v->ids + r, NULL, &heaps[lq[lstartq[l] + j]]);
+		}
+	}
+	for (i = 0; i < nqc; i++) {
+		if (c->expand && np < (size_t)v->nlist && heaps[i].n < c->required)
+			search_one(c, lo + i, &s);
+		else
+			topk_emit(&heaps[i], c->ids + (lo + i) * kk, c->dists + (lo + i) * kk);
+	}
+done:
+	scratch_free(&s);
+	pm_free(qb);
+	pm_free(hd);
+	pm_free(hid);
+	pm_free(heaps);
+	pm_free(probes);
+	pm_free(lq);
+	pm_free(lstartq);
+	pm_free(qs);
+	pm_free(out);
+	return rc;
+}
+
 int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const pm_vindex_search_opts *o,
 		     const pm_rb64 *filter, int64_t *ids, float *dists)
 {
@@ -1934,6 +2044,14 @@ int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const
 			dists[i] = FLT_MAX;
 		}
 		return 0;
+	}
+	if (v->kind == PM_VKIND_FLAT && !filter && nq >= FLAT_BATCH_MIN) {
+		/* one chunk per thread: the more queries per chunk, the more of
+		 * them share each list read */
+		size_t nt = (size_t)pm_vthreads(threads), grain = (nq + nt - 1) / nt;
+		if (grain > FLAT_BATCH_MAX)
+			grain = FLAT_BATCH_MAX;
+		return pm_vpar(threads, nq, grain, flat_batch_chunk, &c);
 	}
 	return pm_vpar(nq == 1 ? 1 : threads, nq, 4, search_chunk, &c);
 }
