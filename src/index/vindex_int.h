@@ -48,8 +48,17 @@ typedef struct pm_vkern {
 	void (*dot_ny)(const float *q, const float *x, size_t ny, size_t d, float *out);
 	void (*l2_tile)(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out);
 	void (*dot_tile)(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out);
+	/* out[i*nc + j] = x_i . c_j for np points x (np*d) against nc points
+	 * packed by pm_vpack16 (a GEMM micro-kernel: k-means assignment). The
+	 * sum runs in t order the same way for every row, so the result for a
+	 * point does not depend on its position in the block. */
+	void (*dot_packed)(const float *x, size_t np, const float *cp, size_t nc, size_t d, float *out);
 	const char *name;   /* "avx2" | "scalar" */
 } pm_vkern;
+
+/* Packs nc points (nc*d) into ceil(nc/16) panels of d x 16 floats
+ * (cp[(p*d + t)*16 + lane], zero-padded) for dot_packed. */
+void pm_vpack16(const float *c, size_t nc, size_t d, float *cp);
 
 /* The kernels for this CPU (AVX2+FMA when present, else scalar). */
 const pm_vkern *pm_vkern_get(void);

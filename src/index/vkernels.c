@@ -201,9 +201,35 @@ static void s_dot_block(const float *x, size_t np, const float *c, size_t nc, si
 		s_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
+/* panels of 16 points transposed: cp[(p*d + t)*16 + lane] = c[(16p + lane)*d + t],
+ * zero past nc; out[i*nc + j] = x_i . c_j summed in t order */
+void pm_vpack16(const float *c, size_t nc, size_t d, float *cp)
+{
+	size_t p, t, lane, npan = (nc + 15) / 16;
+	for (p = 0; p < npan; p++)
+		for (t = 0; t < d; t++)
+			for (lane = 0; lane < 16; lane++) {
+				size_t j = p * 16 + lane;
+				cp[(p * d + t) * 16 + lane] = j < nc ? c[j * d + t] : 0.0f;
+			}
+}
+
+static void s_dot_packed(const float *x, size_t np, const float *cp, size_t nc, size_t d, float *out)
+{
+	size_t i, j, t;
+	for (i = 0; i < np; i++)
+		for (j = 0; j < nc; j++) {
+			const float *col = cp + (j / 16) * d * 16 + (j % 16);
+			float a = 0;
+			for (t = 0; t < d; t++)
+				a += x[i * d + t] * col[t * 16];
+			out[i * nc + j] = a;
+		}
+}
+
 static const pm_vkern scalar_kern = {s_l2,	  s_dot,	s_dot_many, s_sq_l2,	 s_sq_dot,   s_l2_many_t,
 				     s_dot_many_t, s_l2_argmin_t, s_pq_scan8, s_dot_block, s_l2_ny,    s_dot_ny,
-				     s_l2_tile,	  s_dot_tile,	"scalar"};
+				     s_l2_tile,	  s_dot_tile,	s_dot_packed, "scalar"};
 
 const pm_vkern *pm_vkern_scalar(void)
 {
@@ -691,9 +717,79 @@ AVX2 static void a_dot_block(const float *x, size_t np, const float *c, size_t n
 		a_dot_many(x + i * d, c, nc, d, out + i * nc);
 }
 
+/* rows x 16 of the packed product (rows <= 6): per t, 2 panel loads and
+ * `rows` broadcasts feed 2*rows FMAs; no horizontal sums */
+AVX2 static inline void dp_tile(const float *x, size_t rows, const float *pan, size_t d, float *o, size_t ldo, size_t w)
+{
+	__m256 a[6][2];
+	size_t r, t;
+	for (r = 0; r < 6; r++)
+		a[r][0] = a[r][1] = _mm256_setzero_ps();
+	if (rows == 6) {
+		const float *x0 = x, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d, *x4 = x3 + d, *x5 = x4 + d;
+		for (t = 0; t < d; t++) {
+			__m256 b0 = _mm256_loadu_ps(pan + t * 16), b1 = _mm256_loadu_ps(pan + t * 16 + 8), xv;
+			xv = _mm256_broadcast_ss(x0 + t);
+			a[0][0] = _mm256_fmadd_ps(xv, b0, a[0][0]);
+			a[0][1] = _mm256_fmadd_ps(xv, b1, a[0][1]);
+			xv = _mm256_broadcast_ss(x1 + t);
+			a[1][0] = _mm256_fmadd_ps(xv, b0, a[1][0]);
+			a[1][1] = _mm256_fmadd_ps(xv, b1, a[1][1]);
+			xv = _mm256_broadcast_ss(x2 + t);
+			a[2][0] = _mm256_fmadd_ps(xv, b0, a[2][0]);
+			a[2][1] = _mm256_fmadd_ps(xv, b1, a[2][1]);
+			xv = _mm256_broadcast_ss(x3 + t);
+			a[3][0] = _mm256_fmadd_ps(xv, b0, a[3][0]);
+			a[3][1] = _mm256_fmadd_ps(xv, b1, a[3][1]);
+			xv = _mm256_broadcast_ss(x4 + t);
+			a[4][0] = _mm256_fmadd_ps(xv, b0, a[4][0]);
+			a[4][1] = _mm256_fmadd_ps(xv, b1, a[4][1]);
+			xv = _mm256_broadcast_ss(x5 + t);
+			a[5][0] = _mm256_fmadd_ps(xv, b0, a[5][0]);
+			a[5][1] = _mm256_fmadd_ps(xv, b1, a[5][1]);
+		}
+	} else {
+		for (r = 0; r < rows; r++) {
+			const float *xr = x + r * d;
+			__m256 c0 = _mm256_setzero_ps(), c1 = c0;
+			for (t = 0; t < d; t++) {
+				__m256 xv = _mm256_broadcast_ss(xr + t);
+				c0 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(pan + t * 16), c0);
+				c1 = _mm256_fmadd_ps(xv, _mm256_loadu_ps(pan + t * 16 + 8), c1);
+			}
+			a[r][0] = c0;
+			a[r][1] = c1;
+		}
+	}
+	for (r = 0; r < rows; r++) {
+		if (w == 16) {
+			_mm256_storeu_ps(o + r * ldo, a[r][0]);
+			_mm256_storeu_ps(o + r * ldo + 8, a[r][1]);
+		} else {
+			float tmp[16];
+			_mm256_storeu_ps(tmp, a[r][0]);
+			_mm256_storeu_ps(tmp + 8, a[r][1]);
+			memcpy(o + r * ldo, tmp, w * sizeof(float));
+		}
+	}
+}
+
+AVX2 static void a_dot_packed(const float *x, size_t np, const float *cp, size_t nc, size_t d, float *out)
+{
+	size_t p, npan = (nc + 15) / 16, i;
+	for (p = 0; p < npan; p++) {
+		const float *pan = cp + p * d * 16;
+		size_t w = nc - p * 16 < 16 ? nc - p * 16 : 16;
+		for (i = 0; i < np; i += 6) {
+			size_t rows = np - i < 6 ? np - i : 6;
+			dp_tile(x + i * d, rows, pan, d, out + i * nc + p * 16, nc, w);
+		}
+	}
+}
+
 static const pm_vkern avx2_kern = {a_l2,	  a_dot,	a_dot_many, a_sq_l2,	 a_sq_dot,   a_l2_many_t,
 				   a_dot_many_t, a_l2_argmin_t, s_pq_scan8, a_dot_block, a_l2_ny,    a_dot_ny,
-				   a_l2_tile,	 a_dot_tile,	"avx2"};
+				   a_l2_tile,	 a_dot_tile,	a_dot_packed, "avx2"};
 #endif
 
 static const pm_vkern *chosen = &scalar_kern;

@@ -123,13 +123,13 @@ static size_t rand_below(uint64_t *st, size_t n)
 /* --------------------------------------------------------- assignment */
 
 typedef struct assign_ctx {
-	const float *x, *c, *ct, *cnorm;
+	const float *x, *c, *ct, *cnorm, *cp;
 	size_t d, k;
 	int32_t *assign;
 	float *dist;
 } assign_ctx;
 
-#define ASSIGN_BLOCK 48   /* points per dot_block call (16 tiles of 3) */
+#define ASSIGN_BLOCK 48   /* points per dot_packed call (8 tiles of 6) */
 
 static int assign_chunk(void *vctx, size_t lo, size_t hi)
 {
@@ -142,7 +142,7 @@ static int assign_chunk(void *vctx, size_t lo, size_t hi)
 	for (b = lo; b < hi; b += ASSIGN_BLOCK) {
 		size_t np = hi - b < ASSIGN_BLOCK ? hi - b : ASSIGN_BLOCK;
 		if (!a->ct)
-			kern->dot_block(a->x + b * a->d, np, a->c, a->k, a->d, dots);
+			kern->dot_packed(a->x + b * a->d, np, a->cp, a->k, a->d, dots);
 		for (i = 0; i < np; i++) {
 			const float *xi = a->x + (b + i) * a->d, *row = dots + i * a->k;
 			float best = FLT_MAX;
@@ -173,7 +173,7 @@ int pm_vassign(const float *x, size_t n, size_t d, const float *c, size_t k, int
 	       float *dist)
 {
 	const pm_vkern *kern = pm_vkern_get();
-	float *cnorm = pm_malloc(k * sizeof(float)), *ct = NULL;
+	float *cnorm = pm_malloc(k * sizeof(float)), *ct = NULL, *cp = NULL;
 	assign_ctx a;
 	size_t j, t;
 	int rc;
@@ -190,11 +190,19 @@ int pm_vassign(const float *x, size_t n, size_t d, const float *c, size_t k, int
 		for (j = 0; j < k; j++)
 			for (t = 0; t < d; t++)
 				ct[t * k + j] = c[j * d + t];
+	} else {
+		cp = pm_malloc((k + 15) / 16 * 16 * d * sizeof(float));
+		if (!cp) {
+			pm_free(cnorm);
+			return PAIMON_ENOMEM;
+		}
+		pm_vpack16(c, k, d, cp);
 	}
 	a.x = x;
 	a.c = c;
 	a.ct = ct;
 	a.cnorm = cnorm;
+	a.cp = cp;
 	a.d = d;
 	a.k = k;
 	a.assign = assign;
@@ -202,6 +210,7 @@ int pm_vassign(const float *x, size_t n, size_t d, const float *c, size_t k, int
 	rc = pm_vpar(threads, n, 240, assign_chunk, &a);
 	pm_free(cnorm);
 	pm_free(ct);
+	pm_free(cp);
 	return rc;
 }
 
