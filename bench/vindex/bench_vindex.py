@@ -62,10 +62,10 @@ def auto_nlist(n):
 
 def auto_nprobe(nlist, n, k, kind):
     """Our automatic nprobe (vkmeans.c pm_vindex_auto_nprobe_for): vindex's
-    rule with the floor ceil(nlist/8) (ivf-flat, ivf-sq) or ceil(3*nlist/16)
-    (ivf-pq) instead of ceil(nlist/16). Checked against the driver's info."""
+    rule with the floor ceil(3*nlist/16) instead of ceil(nlist/16) (the same
+    for ivf-flat, ivf-sq, ivf-pq). Checked against the driver's info."""
     avg = max(-(-n // nlist), 1)
-    floor = -(-3 * nlist // 16) if kind == "ivf-pq" else -(-nlist // 8)
+    floor = -(-3 * nlist // 16)
     return min(nlist, max(8, floor, -(-(4 * k) // avg)))
 
 

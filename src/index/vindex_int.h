@@ -102,9 +102,9 @@ int32_t pm_vindex_auto_nlist(int64_t n);
  * `matching` of n rows (matching < 0: no filter; 0 -> 1), clamped [1,nlist]. */
 int pm_vindex_auto_nprobe(int32_t nlist, int64_t n, int k, int64_t matching);
 /* Our default (what pm_vindex_search uses for nprobe 0): the same rule with
- * the floor ceil(nlist/8) for IVF-FLAT / IVF-SQ and ceil(3*nlist/16) for
- * IVF-PQ (kind PM_VKIND_*; any other kind: vindex's ceil(nlist/16)): vindex's floor misses
- * recall@10 0.95 / 0.90 on 1M clustered vectors (docs/global-index.md). */
+ * the floor ceil(3*nlist/16) for kind PM_VKIND_FLAT / _SQ / _PQ (any other
+ * kind: vindex's ceil(nlist/16)): vindex's floor misses recall@10 0.95 /
+ * 0.90 on 1M clustered vectors (docs/global-index.md). */
 int pm_vindex_auto_nprobe_for(int kind, int32_t nlist, int64_t n, int k, int64_t matching);
 /* index.rs infer_uniform_pq_m: the divisor of d nearest d*32*ratio/bits
  * (ties to the larger). */

@@ -769,14 +769,14 @@ static void t_defaults(void)
 	float *x = clustered(n, d, 12, 5);
 	int64_t *ids = malloc(n * sizeof(int64_t));
 	pm_vindex *v;
-	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 1024, 1000000, 10, -1) == 128);
-	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_SQ, 1024, 1000000, 10, -1) == 128);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 1024, 1000000, 10, -1) == 192);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_SQ, 1024, 1000000, 10, -1) == 192);
 	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 1024, 1000000, 10, -1) == 192);
 	CHECK(pm_vindex_auto_nprobe_for(0, 1024, 1000000, 10, -1) == 64);   /* vindex's */
-	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 64, 6000, 10, -1) == 8);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 64, 6000, 10, -1) == 12);
 	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 64, 6000, 10, -1) == 12);
-	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 512, 200000, 10, -1) == 64);
-	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 256, 100000, 10, 50000) == 64);   /* scaled by n/matching */
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 512, 200000, 10, -1) == 96);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 256, 100000, 10, 50000) == 96);   /* scaled by n/matching */
 	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 4, 1000, 10, -1) == 4);
 	CHECK(pm_vindex_auto_pq_m(128, 8, PM_VPQ_DEFAULT_CODE_RATIO8) == 64);
 	for (i = 0; i < n; i++)
