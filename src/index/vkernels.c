@@ -476,7 +476,9 @@ AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t
  * the d % 8 tail), so one query against a list (l2_ny) and a block of
  * queries against it (l2_tile, the batch path) give bit-identical distances.
  */
-#define PF_AHEAD 4   /* vectors prefetched ahead of the one being summed */
+#ifndef PF_AHEAD
+#define PF_AHEAD 4
+#endif
 
 AVX2 static inline float tail_l2(float r, const float *q, const float *x, size_t i, size_t d)
 {
@@ -500,7 +502,7 @@ AVX2 static void a_l2_ny(const float *q, const float *x, size_t ny, size_t d, fl
 	for (; j + 4 <= ny; j += 4) {
 		const float *x0 = x + j * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
 		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-		if (j + 4 + PF_AHEAD <= ny)
+		if (PF_AHEAD && j + 4 + PF_AHEAD <= ny)
 			for (line = 0; line < 4 * d; line += 16)
 				_mm_prefetch((const char *)(x0 + d * PF_AHEAD + line), _MM_HINT_T0);
 		for (t = 0; t < d8; t += 8) {
@@ -536,7 +538,7 @@ AVX2 static void a_dot_ny(const float *q, const float *x, size_t ny, size_t d, f
 	for (; j + 4 <= ny; j += 4) {
 		const float *x0 = x + j * d, *x1 = x0 + d, *x2 = x1 + d, *x3 = x2 + d;
 		__m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-		if (j + 4 + PF_AHEAD <= ny)
+		if (PF_AHEAD && j + 4 + PF_AHEAD <= ny)
 			for (line = 0; line < 4 * d; line += 16)
 				_mm_prefetch((const char *)(x0 + d * PF_AHEAD + line), _MM_HINT_T0);
 		for (t = 0; t < d8; t += 8) {
