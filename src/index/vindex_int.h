@@ -53,6 +53,9 @@ typedef struct pm_vkern {
 	 * sum runs in t order the same way for every row, so the result for a
 	 * point does not depend on its position in the block. */
 	void (*dot_packed)(const float *x, size_t np, const float *cp, size_t nc, size_t d, float *out);
+	/* argmin_j (cn[j] - 2*dots[j]) (lowest j on ties), *best its value:
+	 * the nearest centroid from the norms and dot products */
+	size_t (*argmin_bias)(const float *cn, const float *dots, size_t k, float *best);
 	const char *name;   /* "avx2" | "scalar" */
 } pm_vkern;
 

@@ -136,7 +136,7 @@ static int assign_chunk(void *vctx, size_t lo, size_t hi)
 	assign_ctx *a = vctx;
 	const pm_vkern *kern = pm_vkern_get();
 	float *dots = pm_malloc(a->k * ASSIGN_BLOCK * sizeof(float));
-	size_t i, j, b;
+	size_t i, b;
 	if (!dots)
 		return PAIMON_ENOMEM;
 	for (b = lo; b < hi; b += ASSIGN_BLOCK) {
@@ -151,13 +151,7 @@ static int assign_chunk(void *vctx, size_t lo, size_t hi)
 				/* small d: exact squared L2 against transposed centroids */
 				bj = (int32_t)kern->l2_argmin_t(xi, a->ct, a->k, a->d, &best);
 			} else {
-				for (j = 0; j < a->k; j++) {
-					float dd = a->cnorm[j] - 2.0f * row[j];
-					if (dd < best) {
-						best = dd;
-						bj = (int32_t)j;
-					}
-				}
+				bj = (int32_t)kern->argmin_bias(a->cnorm, row, a->k, &best);
 				best += kern->dot(xi, xi, a->d);
 			}
 			a->assign[b + i] = bj;

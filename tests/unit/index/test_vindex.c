@@ -732,6 +732,25 @@ static void t_kernels_scan(void)
 			(void)o3;
 		}
 	}
+	/* nearest centroid from norms and dots: the same index and value as the
+	 * scalar scan, including the lowest index on ties */
+	{
+		float cn[45], dt[45], b1, b2;
+		size_t kk;
+		for (i = 0; i < 45; i++) {
+			cn[i] = grand();
+			dt[i] = grand();
+		}
+		cn[30] = cn[7] = -50;
+		dt[30] = dt[7] = 3;   /* a tie between 7 and 30 */
+		for (kk = 1; kk <= 45; kk += 11) {
+			size_t i1 = s->argmin_bias(cn, dt, kk, &b1), i2 = a->argmin_bias(cn, dt, kk, &b2);
+			CHECK(i1 == i2 && b1 == b2);
+			for (j = 0; j < kk; j++)
+				CHECK(cn[j] - 2.0f * dt[j] >= b1);
+		}
+		CHECK(s->argmin_bias(cn, dt, 45, &b1) == 7);
+	}
 	/* 8-bit PQ scan, row-major codes, m odd and counts not multiples of 4 */
 	{
 		size_t ms[] = {1, 3, 8, 64}, mi, cnt;
