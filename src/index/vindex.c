@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "core/buf.h"
 #include "core/endian.h"
@@ -1010,6 +1013,23 @@ static int decode_ids(const char *path, size_t list, const uint8_t *p, size_t le
 	return 0;
 }
 
+/* Asks for transparent huge pages on a large scan array (the 2 MiB-aligned
+ * interior; advice only, failures ignored): a probe walks lists of ~0.5 MiB
+ * at random places, and 4 KiB pages cost a TLB walk every 4 KiB of it
+ * (measured: 5-10% single-query IVF-FLAT where THP is madvise-only). */
+static void advise_huge(void *p, size_t len)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t hp = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + hp - 1) & ~(hp - 1), e = ((uintptr_t)p + len) & ~(hp - 1);
+	if (len >= 4 * hp && e > a)
+		(void)madvise((void *)a, (size_t)(e - a), MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
+
 /* A list's PQ codes as stored (code_size columns of cnt bytes) -> row-major
  * (cnt rows of code_size bytes), which the scan reads sequentially. */
 static void pq_codes_rowmajor(const uint8_t *in, size_t cnt, size_t cs, uint8_t *out)
@@ -1296,6 +1316,10 @@ static int open_ivf(const src *s, pm_vindex *v, const uint8_t *h)
 			rc = PAIMON_ENOMEM;
 			goto done;
 		}
+		if (v->vecs)
+			advise_huge(v->vecs, ((size_t)v->total + 1) * d * 4);
+		else
+			advise_huge(v->codes, ((size_t)v->total + 1) * row_bytes);
 		for (l = 0; l < nl; l++) {
 			int64_t off = (int64_t)pm_le64_get(tab + l * 16);
 			size_t cnt = (size_t)(v->lstart[l + 1] - v->lstart[l]);
