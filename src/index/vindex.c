@@ -533,35 +533,56 @@ static int sq_encode_chunk(void *vc, size_t lo, size_t hi)
 	return 0;
 }
 
+static void pq_put_code(const enc_ctx *e, uint8_t *out, size_t s, size_t bj)
+{
+	if (e->ksub == 256)
+		out[s] = (uint8_t)bj;
+	else if (s % 2 == 0)
+		out[s / 2] = (uint8_t)bj;
+	else
+		out[s / 2] |= (uint8_t)(bj << 4);
+}
+
+/* four rows per pass (l2_argmin_t4: the codes are those of one at a time) */
 static int pq_encode_chunk(void *vc, size_t lo, size_t hi)
 {
 	enc_ctx *e = vc;
 	const pm_vkern *k = pm_vkern_get();
 	size_t i, s, j, d = e->d;
 	float r[4096];
-	float *buf = d <= 4096 ? r : pm_malloc(d * sizeof(float));
+	float *buf = 4 * d <= 4096 ? r : pm_malloc(4 * d * sizeof(float));
 	if (!buf)
 		return PAIMON_ENOMEM;
-	for (i = lo; i < hi; i++) {
-		const float *x = e->x + i * d;
-		uint8_t *out = e->codes + i * e->code_size;
-		if (e->residual) {
-			const float *c = e->cent + (size_t)e->assign[i] * d;
-			for (j = 0; j < d; j++)
-				buf[j] = x[j] - c[j];
-			x = buf;
+	for (i = lo; i < hi;) {
+		size_t g = hi - i >= 4 ? 4 : 1, p;
+		const float *x[4];
+		for (p = 0; p < g; p++) {
+			x[p] = e->x + (i + p) * d;
+			if (e->residual) {
+				const float *c = e->cent + (size_t)e->assign[i + p] * d;
+				for (j = 0; j < d; j++)
+					buf[p * d + j] = x[p][j] - c[j];
+				x[p] = buf + p * d;
+			}
 		}
 		for (s = 0; s < e->m; s++) {
-			const float *xs = x + s * e->dsub, *cbt = e->pqc + s * e->ksub * e->dsub;
-			float best;
-			size_t bj = k->l2_argmin_t(xs, cbt, e->ksub, e->dsub, &best);
-			if (e->ksub == 256)
-				out[s] = (uint8_t)bj;
-			else if (s % 2 == 0)
-				out[s / 2] = (uint8_t)bj;
-			else
-				out[s / 2] |= (uint8_t)(bj << 4);
+			const float *cbt = e->pqc + s * e->ksub * e->dsub;
+			if (g == 4) {
+				const float *xs[4];
+				size_t bj[4];
+				float best[4];
+				for (p = 0; p < 4; p++)
+					xs[p] = x[p] + s * e->dsub;
+				k->l2_argmin_t4(xs, cbt, e->ksub, e->dsub, bj, best);
+				for (p = 0; p < 4; p++)
+					pq_put_code(e, e->codes + (i + p) * e->code_size, s, bj[p]);
+			} else {
+				float best;
+				size_t bj = k->l2_argmin_t(x[0] + s * e->dsub, cbt, e->ksub, e->dsub, &best);
+				pq_put_code(e, e->codes + i * e->code_size, s, bj);
+			}
 		}
+		i += g;
 	}
 	if (buf != r)
 		pm_free(buf);

@@ -56,6 +56,9 @@ typedef struct pm_vkern {
 	/* argmin_j (cn[j] - 2*dots[j]) (lowest j on ties), *best its value:
 	 * the nearest centroid from the norms and dot products */
 	size_t (*argmin_bias)(const float *cn, const float *dots, size_t k, float *best);
+	/* l2_argmin_t for four points xs[0..4) at once: idx[p] and best[p] are
+	 * exactly what l2_argmin_t gives for xs[p] */
+	void (*l2_argmin_t4)(const float *const *xs, const float *ct, size_t nc, size_t d, size_t *idx, float *best);
 	const char *name;   /* "avx2" | "scalar" */
 } pm_vkern;
 

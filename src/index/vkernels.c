@@ -242,9 +242,16 @@ static size_t s_argmin_bias(const float *cn, const float *dots, size_t k, float 
 	return bj;
 }
 
+static void s_l2_argmin_t4(const float *const *xs, const float *ct, size_t nc, size_t d, size_t *idx, float *best)
+{
+	int p;
+	for (p = 0; p < 4; p++)
+		idx[p] = s_l2_argmin_t(xs[p], ct, nc, d, &best[p]);
+}
+
 static const pm_vkern scalar_kern = {s_l2,	  s_dot,	s_dot_many, s_sq_l2,	 s_sq_dot,   s_l2_many_t,
 				     s_dot_many_t, s_l2_argmin_t, s_pq_scan8, s_dot_block, s_l2_ny,    s_dot_ny,
-				     s_l2_tile,	  s_dot_tile,	s_dot_packed, s_argmin_bias, "scalar"};
+				     s_l2_tile,	  s_dot_tile,	s_dot_packed, s_argmin_bias, s_l2_argmin_t4, "scalar"};
 
 const pm_vkern *pm_vkern_scalar(void)
 {
@@ -466,6 +473,79 @@ AVX2 static size_t a_l2_argmin_t(const float *x, const float *ct, size_t nc, siz
 	}
 	*best = b;
 	return bj;
+}
+
+/* four points at once against the same transposed centroids (each centroid
+ * row loaded once for the four): per point exactly a_l2_argmin_t's
+ * arithmetic, so the same index and distance */
+AVX2 static void a_l2_argmin_t4(const float *const *xs, const float *ct, size_t nc, size_t d, size_t *idx, float *best)
+{
+	size_t j = 0, t, bj[4] = {0, 0, 0, 0};
+	float b[4] = {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX};
+	const float *x0 = xs[0], *x1 = xs[1], *x2 = xs[2], *x3 = xs[3];
+	int p;
+	if (nc >= 8) {
+		__m256 bv0 = _mm256_set1_ps(FLT_MAX), bv1 = bv0, bv2 = bv0, bv3 = bv0;
+		__m256i bi0 = _mm256_setzero_si256(), bi1 = bi0, bi2 = bi0, bi3 = bi0,
+			idxv = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), step = _mm256_set1_epi32(8);
+		float lanes[4][8];
+		int li[4][8], l;
+		for (; j + 8 <= nc; j += 8) {
+			__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, lt;
+			for (t = 0; t < d; t++) {
+				__m256 row = _mm256_loadu_ps(ct + t * nc + j), e;
+				e = _mm256_sub_ps(_mm256_set1_ps(x0[t]), row);
+				a0 = _mm256_fmadd_ps(e, e, a0);
+				e = _mm256_sub_ps(_mm256_set1_ps(x1[t]), row);
+				a1 = _mm256_fmadd_ps(e, e, a1);
+				e = _mm256_sub_ps(_mm256_set1_ps(x2[t]), row);
+				a2 = _mm256_fmadd_ps(e, e, a2);
+				e = _mm256_sub_ps(_mm256_set1_ps(x3[t]), row);
+				a3 = _mm256_fmadd_ps(e, e, a3);
+			}
+#define PM_ARGMIN_STEP(A, BV, BI)                                                                                    \
+	lt = _mm256_cmp_ps(A, BV, _CMP_LT_OQ);                                                                         \
+	BV = _mm256_blendv_ps(BV, A, lt);                                                                              \
+	BI = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(BI), _mm256_castsi256_ps(idxv), lt))
+			PM_ARGMIN_STEP(a0, bv0, bi0);
+			PM_ARGMIN_STEP(a1, bv1, bi1);
+			PM_ARGMIN_STEP(a2, bv2, bi2);
+			PM_ARGMIN_STEP(a3, bv3, bi3);
+#undef PM_ARGMIN_STEP
+			idxv = _mm256_add_epi32(idxv, step);
+		}
+		_mm256_storeu_ps(lanes[0], bv0);
+		_mm256_storeu_ps(lanes[1], bv1);
+		_mm256_storeu_ps(lanes[2], bv2);
+		_mm256_storeu_ps(lanes[3], bv3);
+		_mm256_storeu_si256((__m256i *)(void *)li[0], bi0);
+		_mm256_storeu_si256((__m256i *)(void *)li[1], bi1);
+		_mm256_storeu_si256((__m256i *)(void *)li[2], bi2);
+		_mm256_storeu_si256((__m256i *)(void *)li[3], bi3);
+		for (p = 0; p < 4; p++)
+			for (l = 0; l < 8; l++)
+				if (lanes[p][l] < b[p] || (lanes[p][l] == b[p] && (size_t)li[p][l] < bj[p])) {
+					b[p] = lanes[p][l];
+					bj[p] = (size_t)li[p][l];
+				}
+	}
+	for (p = 0; p < 4; p++) {
+		const float *x = xs[p];
+		size_t jj;
+		for (jj = j; jj < nc; jj++) {
+			float a = 0;
+			for (t = 0; t < d; t++) {
+				float e = x[t] - ct[t * nc + jj];
+				a += e * e;
+			}
+			if (a < b[p]) {
+				b[p] = a;
+				bj[p] = jj;
+			}
+		}
+		idx[p] = bj[p];
+		best[p] = b[p];
+	}
 }
 
 AVX2 static void a_dot_many_t(const float *x, const float *ct, size_t nc, size_t d, float *out)
@@ -853,7 +933,7 @@ AVX2 static size_t a_argmin_bias(const float *cn, const float *dots, size_t k, f
 
 static const pm_vkern avx2_kern = {a_l2,	  a_dot,	a_dot_many, a_sq_l2,	 a_sq_dot,   a_l2_many_t,
 				   a_dot_many_t, a_l2_argmin_t, s_pq_scan8, a_dot_block, a_l2_ny,    a_dot_ny,
-				   a_l2_tile,	 a_dot_tile,	a_dot_packed, a_argmin_bias, "avx2"};
+				   a_l2_tile,	 a_dot_tile,	a_dot_packed, a_argmin_bias, a_l2_argmin_t4, "avx2"};
 #endif
 
 static const pm_vkern *chosen = &scalar_kern;

@@ -751,6 +751,28 @@ static void t_kernels_scan(void)
 		}
 		CHECK(s->argmin_bias(cn, dt, 45, &b1) == 7);
 	}
+	/* four points against transposed centroids: exactly one-by-one's */
+	{
+		size_t ds, ncs[] = {5, 37, 256}, ni;
+		float *ctt = malloc(256 * 15 * sizeof(float)), bb[4], b1;
+		const float *xs[4];
+		size_t bi[4], p;
+		for (i = 0; i < 256 * 15; i++)
+			ctt[i] = grand();
+		for (ni = 0; ni < 3; ni++)
+			for (ds = 1; ds <= 15; ds += 7)
+				for (ti = 0; ti < 2; ti++) {
+					for (p = 0; p < 4; p++)
+						xs[p] = q + p * 17;
+					tabs[ti]->l2_argmin_t4(xs, ctt, ncs[ni], ds, bi, bb);
+					for (p = 0; p < 4; p++) {
+						size_t one = tabs[ti]->l2_argmin_t(xs[p], ctt, ncs[ni], ds, &b1);
+						CHECK(one == bi[p] && b1 == bb[p]);
+						CHECK(one == s->l2_argmin_t(xs[p], ctt, ncs[ni], ds, &b1));
+					}
+				}
+		free(ctt);
+	}
 	/* 8-bit PQ scan, row-major codes, m odd and counts not multiples of 4 */
 	{
 		size_t ms[] = {1, 3, 8, 64}, mi, cnt;
