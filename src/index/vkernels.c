@@ -275,6 +275,26 @@ AVX2 static inline float hsum8(__m256 v)
 	return _mm_cvtss_f32(s);
 }
 
+/* (minimum lane value, lowest lane index among the lanes holding it): what
+ * a scan of the 8 (value, index) pairs in order with "<, or == and lower
+ * index" gives, without the data-dependent branches */
+AVX2 static inline void argmin_reduce(__m256 bv, __m256i bi, float *b, size_t *bj)
+{
+	__m256 m = _mm256_min_ps(bv, _mm256_permute2f128_ps(bv, bv, 1));
+	__m256i big = _mm256_set1_epi32(0x7fffffff), ix, ixm;
+	__m128i i4;
+	m = _mm256_min_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 3, 2)));
+	m = _mm256_min_ps(m, _mm256_shuffle_ps(m, m, _MM_SHUFFLE(2, 3, 0, 1)));
+	ix = _mm256_castps_si256(_mm256_blendv_ps(_mm256_castsi256_ps(big), _mm256_castsi256_ps(bi),
+						  _mm256_cmp_ps(bv, m, _CMP_EQ_OQ)));
+	ixm = _mm256_min_epi32(ix, _mm256_permute2x128_si256(ix, ix, 1));
+	ixm = _mm256_min_epi32(ixm, _mm256_shuffle_epi32(ixm, _MM_SHUFFLE(1, 0, 3, 2)));
+	ixm = _mm256_min_epi32(ixm, _mm256_shuffle_epi32(ixm, _MM_SHUFFLE(2, 3, 0, 1)));
+	i4 = _mm256_castsi256_si128(ixm);
+	*b = _mm256_cvtss_f32(m);
+	*bj = (size_t)(uint32_t)_mm_cvtsi128_si32(i4);
+}
+
 AVX2 static float a_l2(const float *a, const float *b, size_t d)
 {
 	__m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
@@ -438,8 +458,6 @@ AVX2 static size_t a_l2_argmin_t(const float *x, const float *ct, size_t nc, siz
 		__m256 bv = _mm256_set1_ps(FLT_MAX);
 		__m256i bi = _mm256_setzero_si256(), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
 			step = _mm256_set1_epi32(8);
-		float lanes[8];
-		int li[8], l;
 		for (; j + 8 <= nc; j += 8) {
 			__m256 acc = _mm256_setzero_ps(), lt;
 			for (t = 0; t < d; t++) {
@@ -452,13 +470,7 @@ AVX2 static size_t a_l2_argmin_t(const float *x, const float *ct, size_t nc, siz
 				_mm256_blendv_ps(_mm256_castsi256_ps(bi), _mm256_castsi256_ps(idx), lt));
 			idx = _mm256_add_epi32(idx, step);
 		}
-		_mm256_storeu_ps(lanes, bv);
-		_mm256_storeu_si256((__m256i *)(void *)li, bi);
-		for (l = 0; l < 8; l++)
-			if (lanes[l] < b || (lanes[l] == b && (size_t)li[l] < bj)) {
-				b = lanes[l];
-				bj = (size_t)li[l];
-			}
+		argmin_reduce(bv, bi, &b, &bj);
 	}
 	for (; j < nc; j++) {
 		float a = 0;
@@ -488,8 +500,6 @@ AVX2 static void a_l2_argmin_t4(const float *const *xs, const float *ct, size_t 
 		__m256 bv0 = _mm256_set1_ps(FLT_MAX), bv1 = bv0, bv2 = bv0, bv3 = bv0;
 		__m256i bi0 = _mm256_setzero_si256(), bi1 = bi0, bi2 = bi0, bi3 = bi0,
 			idxv = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), step = _mm256_set1_epi32(8);
-		float lanes[4][8];
-		int li[4][8], l;
 		for (; j + 8 <= nc; j += 8) {
 			__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0, lt;
 			for (t = 0; t < d; t++) {
@@ -514,20 +524,10 @@ AVX2 static void a_l2_argmin_t4(const float *const *xs, const float *ct, size_t 
 #undef PM_ARGMIN_STEP
 			idxv = _mm256_add_epi32(idxv, step);
 		}
-		_mm256_storeu_ps(lanes[0], bv0);
-		_mm256_storeu_ps(lanes[1], bv1);
-		_mm256_storeu_ps(lanes[2], bv2);
-		_mm256_storeu_ps(lanes[3], bv3);
-		_mm256_storeu_si256((__m256i *)(void *)li[0], bi0);
-		_mm256_storeu_si256((__m256i *)(void *)li[1], bi1);
-		_mm256_storeu_si256((__m256i *)(void *)li[2], bi2);
-		_mm256_storeu_si256((__m256i *)(void *)li[3], bi3);
-		for (p = 0; p < 4; p++)
-			for (l = 0; l < 8; l++)
-				if (lanes[p][l] < b[p] || (lanes[p][l] == b[p] && (size_t)li[p][l] < bj[p])) {
-					b[p] = lanes[p][l];
-					bj[p] = (size_t)li[p][l];
-				}
+		argmin_reduce(bv0, bi0, &b[0], &bj[0]);
+		argmin_reduce(bv1, bi1, &b[1], &bj[1]);
+		argmin_reduce(bv2, bi2, &b[2], &bj[2]);
+		argmin_reduce(bv3, bi3, &b[3], &bj[3]);
 	}
 	for (p = 0; p < 4; p++) {
 		const float *x = xs[p];
@@ -902,8 +902,6 @@ AVX2 static size_t a_argmin_bias(const float *cn, const float *dots, size_t k, f
 		__m256 bv = _mm256_set1_ps(FLT_MAX), two = _mm256_set1_ps(2.0f);
 		__m256i bi = _mm256_setzero_si256(), idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
 			step = _mm256_set1_epi32(8);
-		float lanes[8];
-		int li[8], l;
 		for (; j + 8 <= k; j += 8) {
 			__m256 dd = _mm256_sub_ps(_mm256_loadu_ps(cn + j), _mm256_mul_ps(two, _mm256_loadu_ps(dots + j)));
 			__m256 lt = _mm256_cmp_ps(dd, bv, _CMP_LT_OQ);
@@ -912,13 +910,7 @@ AVX2 static size_t a_argmin_bias(const float *cn, const float *dots, size_t k, f
 				_mm256_blendv_ps(_mm256_castsi256_ps(bi), _mm256_castsi256_ps(idx), lt));
 			idx = _mm256_add_epi32(idx, step);
 		}
-		_mm256_storeu_ps(lanes, bv);
-		_mm256_storeu_si256((__m256i *)(void *)li, bi);
-		for (l = 0; l < 8; l++)
-			if (lanes[l] < b || (lanes[l] == b && (size_t)li[l] < bj)) {
-				b = lanes[l];
-				bj = (size_t)li[l];
-			}
+		argmin_reduce(bv, bi, &b, &bj);
 	}
 	for (; j < k; j++) {
 		float dd = cn[j] - 2.0f * dots[j];
