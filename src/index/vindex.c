@@ -128,13 +128,20 @@ static void w_u64(wbuf *w, uint64_t v)
 	w_bytes(w, b, 8);
 }
 
+/* little-endian floats, 1024 at a time (one w_bytes call per chunk, not
+ * per float: the vectors of a 1M flat index are 128M floats) */
 static void w_f32s(wbuf *w, const float *v, size_t n)
 {
-	size_t i;
-	for (i = 0; i < n; i++) {
-		uint32_t u;
-		memcpy(&u, &v[i], 4);
-		w_u32(w, u);
+	uint8_t b[4096];
+	size_t i, j;
+	for (i = 0; i < n; i += 1024) {
+		size_t c = n - i < 1024 ? n - i : 1024;
+		for (j = 0; j < c; j++) {
+			uint32_t u;
+			memcpy(&u, &v[i + j], 4);
+			pm_le32_put(b + 4 * j, u);
+		}
+		w_bytes(w, b, 4 * c);
 	}
 }
 
@@ -326,9 +333,12 @@ int pm_vparts_write(const pm_vparts *p, pm_out_stream *out, const char *path, in
 			size_t b0, dim, lane;
 			for (b0 = 0; b0 < c; b0 += SQ_BLOCK) {
 				size_t bl = c - b0 < SQ_BLOCK ? c - b0 : SQ_BLOCK;
-				for (dim = 0; dim < d; dim++)
+				for (dim = 0; dim < d; dim++) {
+					uint8_t col[SQ_BLOCK];
 					for (lane = 0; lane < bl; lane++)
-						w_bytes(w, p->codes + k[b0 + lane].row * d + dim, 1);
+						col[lane] = p->codes[k[b0 + lane].row * d + dim];
+					w_bytes(w, col, bl);
+				}
 			}
 		}
 		w_u64(w, (uint64_t)k[0].id);
@@ -339,10 +349,15 @@ int pm_vparts_write(const pm_vparts *p, pm_out_stream *out, const char *path, in
 			for (j = 0; j < c; j++)
 				w_f32s(w, p->vecs + k[j].row * d, d);
 		} else if (p->kind == PM_VKIND_PQ) {
-			size_t s;
+			size_t s, j0;
+			uint8_t col[1024];
 			for (s = 0; s < code_size; s++)
-				for (j = 0; j < c; j++)
-					w_bytes(w, p->codes + k[j].row * code_size + s, 1);
+				for (j0 = 0; j0 < c; j0 += sizeof col) {
+					size_t cc = c - j0 < sizeof col ? c - j0 : sizeof col;
+					for (j = 0; j < cc; j++)
+						col[j] = p->codes[k[j0 + j].row * code_size + s];
+					w_bytes(w, col, cc);
+				}
 		}
 	}
 	w_flush(w);
