@@ -680,7 +680,7 @@ static void t_kernels_scan(void)
 	enum { NY = 11, NQ = 7, NC = 37, NP = 13 };
 	float *x = malloc(NY * 130 * sizeof(float)), *q = malloc(NQ * 130 * sizeof(float));
 	float *c = malloc(NC * 130 * sizeof(float)), *cp = malloc(48 * 130 * sizeof(float));
-	float o1[NQ * NY], o2[NQ * NY], o3[NQ * NY], p1[NP * NC], p2[NP * NC], p3[NC];
+	float o1[NQ * NY], o2[NQ * NY], p1[NP * NC], p3[NC];
 	const float *qs[NQ];
 	tabs[0] = s;
 	tabs[1] = a;
@@ -728,8 +728,6 @@ static void t_kernels_scan(void)
 					CHECK(fabsf(p1[i * NC + j] - want) <= 1e-4f * (1 + fabsf(want)));
 				}
 			}
-			(void)p2;
-			(void)o3;
 		}
 	}
 	/* nearest centroid from norms and dots: the same index and value as the
