@@ -1,9 +1,9 @@
 """Benchmark of our vector indexes (src/index/vindex*.c) against faiss-cpu
 and paimon-vindex 0.5.0 on seeded clustered float vectors.
 
-For IVF-FLAT and IVF-PQ at our defaults (nlist = vindex's automatic choice,
-nprobe = vindex's automatic choice for k = 10, pq.m from pq.code-ratio
-0.0625): recall@10 against exact search, single-query QPS (one thread, one
+For IVF-FLAT and IVF-PQ at our defaults, as users get them (nlist = the
+automatic choice, our automatic nprobe for k = 10 -- we search with nprobe 0
+--, pq.m from our default pq.code-ratio 0.125; docs/global-index.md): recall@10 against exact search, single-query QPS (one thread, one
 query per call) and batch QPS (all queries in one call, all cores), and build
 time; faiss runs with the same nlist / nprobe / m (IndexIVFFlat, IndexIVFPQ,
 8-bit codes, trained on the same number of points per centroid) and the same
@@ -60,9 +60,26 @@ def auto_nlist(n):
     return max(1, min(cand, 1 << (cap.bit_length() - 1)))
 
 
-def auto_nprobe(nlist, n, k):
+def auto_nprobe(nlist, n, k, kind):
+    """Our automatic nprobe (vkmeans.c pm_vindex_auto_nprobe_for): vindex's
+    rule with the floor ceil(3*nlist/16) instead of ceil(nlist/16) (the same
+    for ivf-flat, ivf-sq, ivf-pq). Checked against the driver's info."""
     avg = max(-(-n // nlist), 1)
-    return min(nlist, max(8, -(-nlist // 16), -(-(4 * k) // avg)))
+    floor = -(-3 * nlist // 16)
+    return min(nlist, max(8, floor, -(-(4 * k) // avg)))
+
+
+def auto_pq_m(d, bits=8, ratio=0.125):
+    """Our default pq.m (index.rs infer_uniform_pq_m at our default
+    pq.code-ratio 0.125 for 8-bit codes)."""
+    target = d * 32.0 * ratio / bits
+    best, bd = 1, float("inf")
+    for m in range(1, d + 1):
+        if d % m == 0:
+            dist = abs(m - target)
+            if dist < bd or (dist == bd and m > best):
+                best, bd = m, dist
+    return best
 
 
 def main():
@@ -94,8 +111,8 @@ def main():
     x = np.ascontiguousarray(x[:n])
     ids = np.arange(n, dtype=np.int64)
     nlist = auto_nlist(n)
-    nprobe = auto_nprobe(nlist, n, k)
-    m = 32 if d == 128 else max(1, d // 4)
+    m = auto_pq_m(d)
+    nprobes = {kind: auto_nprobe(nlist, n, k, kind) for kind in a.types.split(",")}
 
     t0 = time.perf_counter()
     flat = faiss.IndexFlatL2(d)
@@ -103,9 +120,10 @@ def main():
     _, truth = flat.search(q, k)
     gt_s = time.perf_counter() - t0
     del flat
-    res = {"profile": a.profile, "n": n, "d": d, "nq": a.nq, "k": k, "nlist": nlist, "nprobe": nprobe, "pq_m": m, "threads": threads,
+    res = {"profile": a.profile, "n": n, "d": d, "nq": a.nq, "k": k, "nlist": nlist, "nprobe": nprobes, "pq_m": m,
+           "threads": threads, "ours_nprobe_arg": 0,
            "cpu": faiss.get_compile_options(), "ground_truth_seconds": round(gt_s, 2), "types": {}}
-    print(f"n={n} d={d} nq={a.nq} nlist={nlist} nprobe={nprobe} threads={threads}", flush=True)
+    print(f"n={n} d={d} nq={a.nq} nlist={nlist} nprobe={nprobes} pq_m={m} threads={threads}", flush=True)
 
     from pathlib import Path
     tp = Path(tmp)
@@ -113,10 +131,17 @@ def main():
         r = {}
         path = tp / f"{kind}.index"
         # ours
+        nprobe = nprobes[kind]
         b = ti.c_build(drv, tp, kind, "l2", x, ids, path)
         r["ours_build_s"] = round(b["seconds"], 2)
         r["ours_bytes"] = b["bytes"]
-        got, _ = ti.c_search(drv, tp, path, q, k, nprobe, mode="batch", threads=threads)
+        # our defaults, as users get them: the build's nlist / pq.m and the
+        # automatic nprobe (we search with nprobe 0); faiss gets the same
+        info = ti.run(drv, "info", path, k)
+        assert info["nlist"] == nlist and info["auto_nprobe"] == nprobe, info
+        assert kind != "ivf-pq" or info["pq_m"] == m, info
+        r["nprobe"] = nprobe
+        got, _ = ti.c_search(drv, tp, path, q, k, 0, mode="batch", threads=threads)
         r["ours_recall"] = round(recall(got, truth, k), 4)
         # faiss, same nlist / nprobe / m, trained on the same sample size
         quant = faiss.IndexFlatL2(d)
@@ -133,9 +158,9 @@ def main():
         # QPS: best of 3, ours and faiss interleaved (the machine is shared)
         ob, os_, fb, fs = [], [], [], []
         for _ in range(3):
-            t = ti.run(drv, "search", path, tp / "q.f32", k, nprobe, threads, "batch", tp / "i", tp / "dd")
+            t = ti.run(drv, "search", path, tp / "q.f32", k, 0, threads, "batch", tp / "i", tp / "dd")
             ob.append(a.nq / t["seconds"])
-            t = ti.run(drv, "search", path, tp / "q.f32", k, nprobe, 1, "single", tp / "i", tp / "dd")
+            t = ti.run(drv, "search", path, tp / "q.f32", k, 0, 1, "single", tp / "i", tp / "dd")
             os_.append(a.nq / t["seconds"])
             faiss.omp_set_num_threads(threads)
             t0 = time.perf_counter()
@@ -158,7 +183,8 @@ def main():
         # paimon-vindex
         if not a.skip_vindex:
             t0 = time.perf_counter()
-            blob = ti.vindex_build(kind, "l2", x, ids, nlist=nlist)
+            extra = {"pq.m": m} if kind == "ivf-pq" else {}
+            blob = ti.vindex_build(kind, "l2", x, ids, nlist=nlist, **extra)
             r["vindex_build_s"] = round(time.perf_counter() - t0, 2)
             vg, _, _ = ti.vindex_search(blob, q, k, nprobe)
             r["vindex_recall"] = round(recall(vg, truth, k), 4)

@@ -44,8 +44,10 @@ void pm_vnormalize(float *v, size_t dim);
  * Build options. index_type: "ivf-flat" | "ivf-sq" | "ivf-pq" (native) |
  * "ivf-rq" | "diskann" (library). opts holds the index options with the
  * `<index-type>.` / `fields.<col>.` prefixes already stripped, with vindex's
- * keys and defaults: nlist (auto), pq.m (auto), pq.code-ratio (0.0625),
- * pq.bits (8), pq.use-opq, train.sample-ratio (1.0), seed, threads, ...
+ * keys and defaults except pq.code-ratio: nlist (auto), pq.m (auto),
+ * pq.code-ratio (ours 0.125 for 8-bit codes, vindex's 0.0625 for 4-bit;
+ * docs/global-index.md), pq.bits (8), pq.use-opq, train.sample-ratio (1.0),
+ * seed, threads, ...
  * An option out of range or unknown value: PAIMON_EINVAL naming the option.
  */
 typedef struct pm_vindex_build_opts {
@@ -80,7 +82,8 @@ const char *pm_vindex_type(const pm_vindex *v);   /* "ivf-flat", ... */
 int64_t pm_vindex_count(const pm_vindex *v);
 
 typedef struct pm_vindex_search_opts {
-	int nprobe;     /* ivf.nprobe; 0 = vindex's automatic choice */
+	int nprobe;     /* ivf.nprobe; 0 = automatic (vindex's rule with a wider
+			 * floor, pm_vindex_default_nprobe; docs/global-index.md) */
 	int l_search;   /* diskann.l_search; 0 = automatic */
 	int threads;    /* batch search threads; 0 = all cores */
 } pm_vindex_search_opts;
@@ -98,6 +101,11 @@ int pm_vindex_search(pm_vindex *v, const float *queries, size_t nq, int k, const
 
 /* Lists of an IVF index (0 for the library-backed types). */
 int32_t pm_vindex_nlist(const pm_vindex *v);
+/* The nprobe pm_vindex_search uses for nprobe 0 and no filter at this k
+ * (before any widening; 0 for the library-backed types), and the PQ
+ * subquantizer count (0 unless ivf-pq). */
+int pm_vindex_default_nprobe(const pm_vindex *v, int k);
+int32_t pm_vindex_pq_m(const pm_vindex *v);
 
 /* Where to load libpaimon_vindex_ffi.so from (tried before
  * PAIMONC_VINDEX_LIB and the file next to our library); the Python binding

@@ -35,13 +35,36 @@ typedef struct pm_vkern {
 	/* index of the nearest of the nc transposed points (lowest on ties);
 	 * *best receives its squared L2 */
 	size_t (*l2_argmin_t)(const float *x, const float *ct, size_t nc, size_t d, float *best);
-	/* 8-bit PQ scan of cnt codes stored codes[sub*cnt + i]: out[i] =
-	 * sum_sub lut[sub*256 + code]. */
+	/* 8-bit PQ scan of cnt codes stored row-major (codes[i*m + sub]):
+	 * out[i] = sum_sub lut[sub*256 + code], summed in sub order. */
 	void (*pq_scan8)(const float *lut, const uint8_t *codes, size_t cnt, size_t m, float *out);
 	/* out[i*nc + j] = x_i . c_j for np points x (np*d) and nc points c. */
 	void (*dot_block)(const float *x, size_t np, const float *c, size_t nc, size_t d, float *out);
+	/* The flat scan: out[j] = ||q - x_j||^2 (l2_ny) or q . x_j (dot_ny) for
+	 * ny vectors x (ny*d, contiguous; prefetched ahead), and the same for
+	 * nqs queries qs[i] at once (out[i*ny + j]; the batch path). Within one
+	 * kernel table a tile gives bit-identical values to the _ny call. */
+	void (*l2_ny)(const float *q, const float *x, size_t ny, size_t d, float *out);
+	void (*dot_ny)(const float *q, const float *x, size_t ny, size_t d, float *out);
+	void (*l2_tile)(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out);
+	void (*dot_tile)(const float *const *qs, size_t nqs, const float *x, size_t ny, size_t d, float *out);
+	/* out[i*nc + j] = x_i . c_j for np points x (np*d) against nc points
+	 * packed by pm_vpack16 (a GEMM micro-kernel: k-means assignment). The
+	 * sum runs in t order the same way for every row, so the result for a
+	 * point does not depend on its position in the block. */
+	void (*dot_packed)(const float *x, size_t np, const float *cp, size_t nc, size_t d, float *out);
+	/* argmin_j (cn[j] - 2*dots[j]) (lowest j on ties), *best its value:
+	 * the nearest centroid from the norms and dot products */
+	size_t (*argmin_bias)(const float *cn, const float *dots, size_t k, float *best);
+	/* l2_argmin_t for four points xs[0..4) at once: idx[p] and best[p] are
+	 * exactly what l2_argmin_t gives for xs[p] */
+	void (*l2_argmin_t4)(const float *const *xs, const float *ct, size_t nc, size_t d, size_t *idx, float *best);
 	const char *name;   /* "avx2" | "scalar" */
 } pm_vkern;
+
+/* Packs nc points (nc*d) into ceil(nc/16) panels of d x 16 floats
+ * (cp[(p*d + t)*16 + lane], zero-padded) for dot_packed. */
+void pm_vpack16(const float *c, size_t nc, size_t d, float *cp);
 
 /* The kernels for this CPU (AVX2+FMA when present, else scalar). */
 const pm_vkern *pm_vkern_get(void);
@@ -79,13 +102,22 @@ uint64_t pm_vrand(uint64_t *state);
 /* autotune.rs infer_ivf_nlist: power of two nearest sqrt(n) (ties to the
  * lower), capped at the largest power of two <= max(1, n/64); n >= 1. */
 int32_t pm_vindex_auto_nlist(int64_t n);
-/* autotune.rs infer_ivf_nprobe: min(nlist, max(8, ceil(nlist/16),
+/* autotune.rs infer_ivf_nprobe (vindex's rule, kept for reference and
+ * tests): min(nlist, max(8, ceil(nlist/16),
  * ceil(4k / ceil(n/nlist)))), scaled by n/matching when a filter matches
  * `matching` of n rows (matching < 0: no filter; 0 -> 1), clamped [1,nlist]. */
 int pm_vindex_auto_nprobe(int32_t nlist, int64_t n, int k, int64_t matching);
+/* Our default (what pm_vindex_search uses for nprobe 0): the same rule with
+ * the floor ceil(3*nlist/16) for kind PM_VKIND_FLAT / _SQ / _PQ (any other
+ * kind: vindex's ceil(nlist/16)): vindex's floor misses recall@10 0.95 /
+ * 0.90 on 1M clustered vectors (docs/global-index.md). */
+int pm_vindex_auto_nprobe_for(int kind, int32_t nlist, int64_t n, int k, int64_t matching);
 /* index.rs infer_uniform_pq_m: the divisor of d nearest d*32*ratio/bits
  * (ties to the larger). */
 int32_t pm_vindex_auto_pq_m(int32_t d, int bits, double code_ratio);
+/* Our default pq.code-ratio for 8-bit IVF-PQ (vindex's is 0.0625; 4-bit
+ * keeps 0.0625). */
+#define PM_VPQ_DEFAULT_CODE_RATIO8 0.125
 
 /* -------------------------------------------------------- file emission */
 

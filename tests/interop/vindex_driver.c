@@ -9,7 +9,8 @@
  *   search INDEX QUERIES K NPROBE THREADS MODE OUT_IDS OUT_DISTS [FILTER]
  *       MODE batch (one call for all queries) | single (one call each);
  *       -> {"seconds": S, "nq": N}
- *   info INDEX -> {"type": .., "dim": .., "metric": .., "count": .., "nlist": ..}
+ *   info INDEX [K] -> {"type": .., "dim": .., "metric": .., "count": .., "nlist": ..,
+ *       "auto_nprobe": (our automatic nprobe at K, default 10), "pq_m": (0 unless ivf-pq)}
  *
  * PAIMONC_VINDEX_LIB (or the option lib=PATH before the command) points at
  * libpaimon_vindex_ffi.so for ivf-rq / diskann. Errors: message on stderr
@@ -201,8 +202,10 @@ static int cmd_info(int argc, char **argv)
 		return 2;
 	if ((rc = open_index(argv[2], &io, &v)))
 		return fail(rc);
-	printf("{\"type\": \"%s\", \"dim\": %d, \"metric\": \"%s\", \"count\": %lld, \"nlist\": %d}\n", pm_vindex_type(v),
-	       pm_vindex_dim(v), pm_vmetric_name(pm_vindex_metric(v)), (long long)pm_vindex_count(v), pm_vindex_nlist(v));
+	printf("{\"type\": \"%s\", \"dim\": %d, \"metric\": \"%s\", \"count\": %lld, \"nlist\": %d, "
+	       "\"auto_nprobe\": %d, \"pq_m\": %d}\n",
+	       pm_vindex_type(v), pm_vindex_dim(v), pm_vmetric_name(pm_vindex_metric(v)), (long long)pm_vindex_count(v),
+	       pm_vindex_nlist(v), pm_vindex_default_nprobe(v, argc > 3 ? atoi(argv[3]) : 10), (int)pm_vindex_pq_m(v));
 	pm_vindex_close(v);
 	pm_fileio_close(io);
 	return 0;

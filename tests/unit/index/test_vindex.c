@@ -668,6 +668,176 @@ static void t_kernels(void)
 	}
 }
 
+/* the flat-scan, packed-GEMM and PQ-scan kernels: each table against the
+ * scalar one on random inputs (odd d, d not a multiple of 8 or 16, counts
+ * not multiples of the tile sizes); within a table the batch tile equals
+ * the per-query call bit for bit, and a packed row does not depend on its
+ * position in the block */
+static void t_kernels_scan(void)
+{
+	const pm_vkern *a = pm_vkern_get(), *s = pm_vkern_scalar(), *tabs[2];
+	size_t dims[] = {1, 5, 8, 13, 16, 31, 33, 100, 128, 130}, di, i, j, ti;
+	enum { NY = 11, NQ = 7, NC = 37, NP = 13 };
+	float *x = malloc(NY * 130 * sizeof(float)), *q = malloc(NQ * 130 * sizeof(float));
+	float *c = malloc(NC * 130 * sizeof(float)), *cp = malloc(48 * 130 * sizeof(float));
+	float o1[NQ * NY], o2[NQ * NY], p1[NP * NC], p3[NC];
+	const float *qs[NQ];
+	tabs[0] = s;
+	tabs[1] = a;
+	rng_state = 11;
+	for (i = 0; i < NY * 130; i++)
+		x[i] = grand();
+	for (i = 0; i < NQ * 130; i++)
+		q[i] = grand();
+	for (i = 0; i < NC * 130; i++)
+		c[i] = grand();
+	for (di = 0; di < sizeof dims / sizeof dims[0]; di++) {
+		size_t d = dims[di];
+		for (i = 0; i < NQ; i++)
+			qs[i] = q + i * d;
+		for (ti = 0; ti < 2; ti++) {
+			const pm_vkern *k = tabs[ti];
+			/* l2 */
+			k->l2_tile(qs, NQ, x, NY, d, o2);
+			for (i = 0; i < NQ; i++) {
+				k->l2_ny(qs[i], x, NY, d, o1 + i * NY);
+				for (j = 0; j < NY; j++) {
+					float want = s->l2(qs[i], x + j * d, d);
+					CHECK(o1[i * NY + j] == o2[i * NY + j]);
+					CHECK(fabsf(o1[i * NY + j] - want) <= 1e-4f * (1 + want));
+				}
+			}
+			/* dot */
+			k->dot_tile(qs, NQ, x, NY, d, o2);
+			for (i = 0; i < NQ; i++) {
+				k->dot_ny(qs[i], x, NY, d, o1 + i * NY);
+				for (j = 0; j < NY; j++) {
+					float want = s->dot(qs[i], x + j * d, d);
+					CHECK(o1[i * NY + j] == o2[i * NY + j]);
+					CHECK(fabsf(o1[i * NY + j] - want) <= 1e-4f * (1 + fabsf(want)));
+				}
+			}
+			/* packed GEMM: NP points x NC centroids (3 panels, the last partial) */
+			pm_vpack16(c, NC, d, cp);
+			k->dot_packed(x, NP > NY ? NY : NP, cp, NC, d, p1);
+			for (i = 0; i < (NP > NY ? NY : NP); i++) {
+				k->dot_packed(x + i * d, 1, cp, NC, d, p3);
+				for (j = 0; j < NC; j++) {
+					float want = s->dot(x + i * d, c + j * d, d);
+					CHECK(p1[i * NC + j] == p3[j]);
+					CHECK(fabsf(p1[i * NC + j] - want) <= 1e-4f * (1 + fabsf(want)));
+				}
+			}
+		}
+	}
+	/* nearest centroid from norms and dots: the same index and value as the
+	 * scalar scan, including the lowest index on ties */
+	{
+		float cn[45], dt[45], b1, b2;
+		size_t kk;
+		for (i = 0; i < 45; i++) {
+			cn[i] = grand();
+			dt[i] = grand();
+		}
+		cn[30] = cn[7] = -50;
+		dt[30] = dt[7] = 3;   /* a tie between 7 and 30 */
+		for (kk = 1; kk <= 45; kk += 11) {
+			size_t i1 = s->argmin_bias(cn, dt, kk, &b1), i2 = a->argmin_bias(cn, dt, kk, &b2);
+			CHECK(i1 == i2 && b1 == b2);
+			for (j = 0; j < kk; j++)
+				CHECK(cn[j] - 2.0f * dt[j] >= b1);
+		}
+		CHECK(s->argmin_bias(cn, dt, 45, &b1) == 7);
+	}
+	/* four points against transposed centroids: exactly one-by-one's */
+	{
+		size_t ds, ncs[] = {5, 37, 256}, ni;
+		float *ctt = malloc(256 * 15 * sizeof(float)), bb[4], b1;
+		const float *xs[4];
+		size_t bi[4], p;
+		for (i = 0; i < 256 * 15; i++)
+			ctt[i] = grand();
+		for (ni = 0; ni < 3; ni++)
+			for (ds = 1; ds <= 15; ds += 7)
+				for (ti = 0; ti < 2; ti++) {
+					for (p = 0; p < 4; p++)
+						xs[p] = q + p * 17;
+					tabs[ti]->l2_argmin_t4(xs, ctt, ncs[ni], ds, bi, bb);
+					for (p = 0; p < 4; p++) {
+						size_t one = tabs[ti]->l2_argmin_t(xs[p], ctt, ncs[ni], ds, &b1);
+						CHECK(one == bi[p] && b1 == bb[p]);
+						CHECK(one == s->l2_argmin_t(xs[p], ctt, ncs[ni], ds, &b1));
+					}
+				}
+		free(ctt);
+	}
+	/* 8-bit PQ scan, row-major codes, m odd and counts not multiples of 4 */
+	{
+		size_t ms[] = {1, 3, 8, 64}, mi, cnt;
+		float *lut = malloc(64 * 256 * sizeof(float)), e1[23], e2[23];
+		uint8_t codes[23 * 64];
+		for (i = 0; i < 64 * 256; i++)
+			lut[i] = grand();
+		for (i = 0; i < sizeof codes; i++)
+			codes[i] = (uint8_t)(pm_vrand(&rng_state) & 255);
+		for (mi = 0; mi < 4; mi++)
+			for (cnt = 1; cnt <= 23; cnt += 11) {
+				size_t m = ms[mi];
+				s->pq_scan8(lut, codes, cnt, m, e1);
+				a->pq_scan8(lut, codes, cnt, m, e2);
+				for (i = 0; i < cnt; i++) {
+					float want = 0;
+					for (j = 0; j < m; j++)
+						want += lut[j * 256 + codes[i * m + j]];
+					CHECK(fabsf(e1[i] - want) <= 1e-4f * (1 + fabsf(want)));
+					CHECK(e1[i] == e2[i]);
+				}
+			}
+		free(lut);
+	}
+	free(x);
+	free(q);
+	free(c);
+	free(cp);
+}
+
+/* our defaults: the automatic nprobe per type and the 8-bit pq.m */
+static void t_defaults(void)
+{
+	size_t n = 3000, d = 16, i;
+	float *x = clustered(n, d, 12, 5);
+	int64_t *ids = malloc(n * sizeof(int64_t));
+	pm_vindex *v;
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 1024, 1000000, 10, -1) == 192);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_SQ, 1024, 1000000, 10, -1) == 192);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 1024, 1000000, 10, -1) == 192);
+	CHECK(pm_vindex_auto_nprobe_for(0, 1024, 1000000, 10, -1) == 64);   /* vindex's */
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 64, 6000, 10, -1) == 12);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 64, 6000, 10, -1) == 12);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 512, 200000, 10, -1) == 96);
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, 256, 100000, 10, 50000) == 96);   /* scaled by n/matching */
+	CHECK(pm_vindex_auto_nprobe_for(PM_VKIND_PQ, 4, 1000, 10, -1) == 4);
+	CHECK(pm_vindex_auto_pq_m(128, 8, PM_VPQ_DEFAULT_CODE_RATIO8) == 64);
+	for (i = 0; i < n; i++)
+		ids[i] = (int64_t)i;
+	v = build_open("ivf-pq", PM_VMETRIC_L2, x, ids, n, d, NULL, NULL);
+	if (v) {
+		CHECK(pm_vindex_pq_m(v) == 8);   /* d/2 at 0.125 for d = 16 (ties to the larger) */
+		CHECK(pm_vindex_default_nprobe(v, 10) ==
+		      pm_vindex_auto_nprobe_for(PM_VKIND_PQ, pm_vindex_nlist(v), (int64_t)n, 10, -1));
+		pm_vindex_close(v);
+	}
+	v = build_open("ivf-flat", PM_VMETRIC_L2, x, ids, n, d, NULL, NULL);
+	if (v) {
+		CHECK(pm_vindex_pq_m(v) == 0);
+		CHECK(pm_vindex_default_nprobe(v, 10) ==
+		      pm_vindex_auto_nprobe_for(PM_VKIND_FLAT, pm_vindex_nlist(v), (int64_t)n, 10, -1));
+		pm_vindex_close(v);
+	}
+	free(x);
+	free(ids);
+}
+
 static void t_autotune(void)
 {
 	/* autotune.rs infer_ivf_nlist */
@@ -879,6 +1049,6 @@ static void t_corrupt(void)
 	}
 }
 
-TEST_MAIN(T(t_fixture_flat), T(t_fixture_sq), T(t_fixture_pq), T(t_fixture_pq4), T(t_fixture_rq), T(t_kernels),
+TEST_MAIN(T(t_fixture_flat), T(t_fixture_sq), T(t_fixture_pq), T(t_fixture_pq4), T(t_fixture_rq), T(t_kernels), T(t_kernels_scan), T(t_defaults),
 	  T(t_autotune), T(t_roundtrip_flat), T(t_roundtrip_sq), T(t_roundtrip_pq), T(t_reproducible),
 	  T(t_batch_threads), T(t_filter), T(t_build_errors), T(t_library_types), T(t_corrupt))
