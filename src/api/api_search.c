@@ -564,28 +564,6 @@ static int ft_raw_batch(void *p, const struct ArrowSchema *s, const struct Arrow
 	return rc;
 }
 
-/* a pm_out_stream into a pm_buf */
-typedef struct buf_out {
-	pm_out_stream base;
-	pm_buf *b;
-} buf_out;
-
-static int bo_append(pm_out_stream *s, const void *d, size_t n)
-{
-	return pm_buf_append(((buf_out *)s)->b, d, n);
-}
-
-static int bo_close(pm_out_stream *s)
-{
-	(void)s;
-	return 0;
-}
-
-static void bo_abort(pm_out_stream *s)
-{
-	(void)s;
-}
-
 static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nun, const char *query, int64_t limit,
 			 pm_gi_hits *h)
 {
@@ -593,7 +571,7 @@ static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nu
 	ftraw x;
 	pm_strmap o = {0};
 	pm_buf bytes = PM_BUF_INIT;
-	buf_out bo;
+	pm_buf_out bo;
 	pm_fileio *mio = NULL;
 	pm_ft_reader *r = NULL;
 	pm_rb64 *rf = NULL;
@@ -618,10 +596,7 @@ static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nu
 		rc = pm_api_read_column(c->t, c->snap->id, f->name, un, nun, NULL, ft_raw_batch, &x);
 	if (rc || !x.docs)
 		goto out;
-	bo.base.append = bo_append;
-	bo.base.close = bo_close;
-	bo.base.abort = bo_abort;
-	bo.b = &bytes;
+	pm_buf_out_init(&bo, &bytes);
 	if ((rc = pm_ft_writer_finish(x.w, &bo.base, "<rows outside the full-text indexes>", &size)) ||
 	    (rc = pm_fileio_mem_new(bytes.data, bytes.len, &mio)) ||
 	    (rc = pm_ft_reader_open(mio, "<rows outside the full-text indexes>", (int64_t)bytes.len, &r)) ||

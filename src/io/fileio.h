@@ -149,6 +149,15 @@ static inline void pm_fileio_close(pm_fileio *io) { if (io) io->ops->close(io); 
 /* Opens path for streaming output (see pm_out_stream). */
 int pm_fileio_open_write(pm_fileio *io, const char *path, pm_out_stream **out);
 static inline int pm_out_append(pm_out_stream *s, const void *d, size_t n) { return s->append(s, d, n); }
+
+/* An output stream into a caller's buffer, for writers that take a
+ * pm_out_stream when the bytes should stay in memory: appends go to *dst
+ * (borrowed); close and abort do nothing (the bytes stay there). */
+typedef struct pm_buf_out {
+	pm_out_stream base;
+	pm_buf *dst;
+} pm_buf_out;
+void pm_buf_out_init(pm_buf_out *o, pm_buf *dst);
 static inline int pm_out_close(pm_out_stream *s) { return s->close(s); }
 static inline void pm_out_abort(pm_out_stream *s) { if (s) s->abort(s); }
 

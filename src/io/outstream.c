@@ -39,6 +39,30 @@ static void mem_out_abort(pm_out_stream *s)
 	mem_out_free((mem_out *)s);
 }
 
+static int buf_out_append(pm_out_stream *s, const void *data, size_t len)
+{
+	return pm_buf_append(((pm_buf_out *)s)->dst, data, len);
+}
+
+static int buf_out_close(pm_out_stream *s)
+{
+	(void)s;
+	return 0;
+}
+
+static void buf_out_abort(pm_out_stream *s)
+{
+	(void)s;
+}
+
+void pm_buf_out_init(pm_buf_out *o, pm_buf *dst)
+{
+	o->base.append = buf_out_append;
+	o->base.close = buf_out_close;
+	o->base.abort = buf_out_abort;
+	o->dst = dst;
+}
+
 int pm_fileio_open_write(pm_fileio *io, const char *path, pm_out_stream **out)
 {
 	mem_out *o;

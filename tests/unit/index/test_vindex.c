@@ -24,30 +24,16 @@
 
 /* ------------------------------------------------------------ helpers */
 
+/* an index written into memory: the stream (o.base) appends to b */
 typedef struct mem_out {
-	pm_out_stream s;
+	pm_buf_out o;
 	pm_buf b;
 } mem_out;
 
-static int mo_append(pm_out_stream *s, const void *d, size_t n)
-{
-	return pm_buf_append(&((mem_out *)s)->b, d, n);
-}
-static int mo_close(pm_out_stream *s)
-{
-	(void)s;
-	return 0;
-}
-static void mo_abort(pm_out_stream *s)
-{
-	(void)s;
-}
 static void mo_init(mem_out *m)
 {
-	m->s.append = mo_append;
-	m->s.close = mo_close;
-	m->s.abort = mo_abort;
 	m->b = (pm_buf)PM_BUF_INIT;
+	pm_buf_out_init(&m->o, &m->b);
 }
 
 /* the fixture's bytes (hex dump), NULL if it cannot be read */
@@ -188,7 +174,7 @@ static pm_vindex *build_open(const char *type, pm_vmetric m, const float *x, con
 	o.opts = opts;
 	o.threads = 2;
 	mo_init(&mo);
-	rc = pm_vindex_build(&o, x, ids, n, &mo.s, "mem.index", &sz);
+	rc = pm_vindex_build(&o, x, ids, n, &mo.o.base, "mem.index", &sz);
 	CHECK_OK(rc);
 	if (rc) {
 		pm_buf_dispose(&mo.b);
@@ -215,7 +201,7 @@ static void check_emit(const char *name, const pm_vparts *p)
 	if (!want)
 		return;
 	mo_init(&mo);
-	CHECK_OK(pm_vparts_write(p, &mo.s, name, &sz));
+	CHECK_OK(pm_vparts_write(p, &mo.o.base, name, &sz));
 	CHECK(mo.b.len == len && sz == (int64_t)len);
 	CHECK(mo.b.len == len && memcmp(mo.b.data, want, len) == 0);
 	if (mo.b.len != len || memcmp(mo.b.data, want, len)) {
@@ -880,35 +866,35 @@ static void t_build_errors(void)
 	o.index_type = "ivf-flat";
 	o.dim = 2;
 	mo_init(&mo);
-	CHECK_RC(pm_vindex_build(&o, x, ids, 0, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 0, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	o.index_type = "hnsw";
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	CHECK_MSG("hnsw");
 	o.index_type = "ivf-pq";
 	o.opts = &opts;
 	pm_strmap_set(&opts, "pq.m", "3");
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	CHECK_MSG("pq.m");
 	pm_strmap_set(&opts, "pq.m", "1");
 	pm_strmap_set(&opts, "nlist", "zero");
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	CHECK_MSG("nlist");
 	pm_strmap_set(&opts, "nlist", "2");
 	pm_strmap_set(&opts, "train.sample-ratio", "1.5");
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	CHECK_MSG("train.sample-ratio");
 	pm_strmap_set(&opts, "train.sample-ratio", "0.5");
 	pm_strmap_set(&opts, "pq.code-ratio", "0.9");
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	CHECK_MSG("pq.code-ratio");
 	pm_strmap_remove(&opts, "pq.code-ratio");
 	pm_strmap_remove(&opts, "train.sample-ratio");
 	x[3] = NAN;
-	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL), PAIMON_EINVAL);
+	CHECK_RC(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL), PAIMON_EINVAL);
 	x[3] = 4;
 	/* tiny inputs and nlist > n still build and search */
 	pm_strmap_set(&opts, "nlist", "8");
-	CHECK_OK(pm_vindex_build(&o, x, ids, 4, &mo.s, "p", NULL));
+	CHECK_OK(pm_vindex_build(&o, x, ids, 4, &mo.o.base, "p", NULL));
 	{
 		pm_vindex *v = NULL;
 		int64_t got[2];
