@@ -68,14 +68,7 @@ static int unsupported(int codec)
 /* Freed contexts are kept for reuse (a zstd context is ~100 KiB that a
  * short-lived reader would otherwise allocate and zero per column): a
  * small process-wide stack, off under AddressSanitizer. */
-#if defined(__SANITIZE_ADDRESS__)
-#define CTX_POOL_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CTX_POOL_OFF 1
-#endif
-#endif
-#ifndef CTX_POOL_OFF
+#ifndef PM_ASAN
 #define CTX_POOL 16
 static pthread_mutex_t g_ctx_mu = PTHREAD_MUTEX_INITIALIZER;
 static pm_codec_ctx *g_ctx_pool[CTX_POOL];
@@ -87,7 +80,7 @@ static void ctx_destroy(pm_codec_ctx *ctx);
 int pm_codec_ctx_new(pm_codec_ctx **out)
 {
 	pm_codec_ctx *c = NULL;
-#ifndef CTX_POOL_OFF
+#ifndef PM_ASAN
 	pthread_mutex_lock(&g_ctx_mu);
 	if (g_ctx_n > 0)
 		c = g_ctx_pool[--g_ctx_n];
@@ -106,7 +99,7 @@ void pm_codec_ctx_free(pm_codec_ctx *ctx)
 {
 	if (!ctx)
 		return;
-#ifndef CTX_POOL_OFF
+#ifndef PM_ASAN
 	pthread_mutex_lock(&g_ctx_mu);
 	if (g_ctx_n < CTX_POOL) {
 		g_ctx_pool[g_ctx_n++] = ctx;

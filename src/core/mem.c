@@ -126,14 +126,7 @@ void paimon_free(void *p)
 
 /* Under AddressSanitizer cached blocks are poisoned while they wait, so a
  * use after pm_mem_cache_give is still reported (use-after-poison). */
-#if defined(__SANITIZE_ADDRESS__)
-#define PM_MEM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PM_MEM_ASAN 1
-#endif
-#endif
-#ifdef PM_MEM_ASAN
+#ifdef PM_ASAN
 #include <sanitizer/asan_interface.h>
 #define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
 #define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))

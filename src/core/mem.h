@@ -10,6 +10,16 @@
 
 #include <stddef.h>
 
+/* PM_ASAN: defined when built with AddressSanitizer (gcc or clang), for the
+ * caches that must keep use-after-free detectable. */
+#if defined(__SANITIZE_ADDRESS__)
+#define PM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PM_ASAN 1
+#endif
+#endif
+
 void *pm_malloc(size_t n);
 void *pm_calloc(size_t count, size_t size);
 void *pm_realloc(void *p, size_t n);
