@@ -610,63 +610,44 @@ AVX2 static inline float tail_dot(float r, const float *q, const float *x, size_
 	} while (0)
 #define PM_DOT_STEP(acc, qp, xp) acc = _mm256_fmadd_ps(_mm256_loadu_ps(qp), _mm256_loadu_ps(xp), acc)
 
-AVX2 static inline float l2_one(const float *q, const float *x, size_t d)
-{
-	__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-	size_t t = 0, d8 = d & ~(size_t)7;
-	for (; t + 32 <= d8; t += 32) {
-		PM_L2_STEP(a0, q + t, x + t);
-		PM_L2_STEP(a1, q + t + 8, x + t + 8);
-		PM_L2_STEP(a2, q + t + 16, x + t + 16);
-		PM_L2_STEP(a3, q + t + 24, x + t + 24);
+#define PM_ONE(NAME, STEP, TAIL)                                                                                    \
+	AVX2 static inline float NAME(const float *q, const float *x, size_t d)                                    \
+	{                                                                                                          \
+		__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                                        \
+		size_t t = 0, d8 = d & ~(size_t)7;                                                                 \
+		for (; t + 32 <= d8; t += 32) {                                                                    \
+			STEP(a0, q + t, x + t);                                                                      \
+			STEP(a1, q + t + 8, x + t + 8);                                                              \
+			STEP(a2, q + t + 16, x + t + 16);                                                            \
+			STEP(a3, q + t + 24, x + t + 24);                                                            \
+		}                                                                                                  \
+		if (t + 8 <= d8)                                                                                   \
+			STEP(a0, q + t, x + t);                                                                      \
+		if (t + 16 <= d8)                                                                                  \
+			STEP(a1, q + t + 8, x + t + 8);                                                              \
+		if (t + 24 <= d8)                                                                                  \
+			STEP(a2, q + t + 16, x + t + 16);                                                            \
+		return TAIL(hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3))), q, x, d8, d);     \
 	}
-	if (t + 8 <= d8)
-		PM_L2_STEP(a0, q + t, x + t);
-	if (t + 16 <= d8)
-		PM_L2_STEP(a1, q + t + 8, x + t + 8);
-	if (t + 24 <= d8)
-		PM_L2_STEP(a2, q + t + 16, x + t + 16);
-	return tail_l2(hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3))), q, x, d8, d);
-}
 
-AVX2 static inline float dot_one(const float *q, const float *x, size_t d)
-{
-	__m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-	size_t t = 0, d8 = d & ~(size_t)7;
-	for (; t + 32 <= d8; t += 32) {
-		PM_DOT_STEP(a0, q + t, x + t);
-		PM_DOT_STEP(a1, q + t + 8, x + t + 8);
-		PM_DOT_STEP(a2, q + t + 16, x + t + 16);
-		PM_DOT_STEP(a3, q + t + 24, x + t + 24);
-	}
-	if (t + 8 <= d8)
-		PM_DOT_STEP(a0, q + t, x + t);
-	if (t + 16 <= d8)
-		PM_DOT_STEP(a1, q + t + 8, x + t + 8);
-	if (t + 24 <= d8)
-		PM_DOT_STEP(a2, q + t + 16, x + t + 16);
-	return tail_dot(hsum8(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3))), q, x, d8, d);
-}
+PM_ONE(l2_one, PM_L2_STEP, tail_l2)
+PM_ONE(dot_one, PM_DOT_STEP, tail_dot)
 
-AVX2 static void a_l2_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
-{
-	size_t j;
-	for (j = 0; j < ny; j++) {
-		const float *x0 = x + j * d;
-		prefetch_ahead((const float *)((uintptr_t)x0 + d * PF_AHEAD * sizeof(float)), d * sizeof(float));
-		out[j] = l2_one(q, x0, d);
+/* one query against ny consecutive vectors, prefetching ahead */
+#define PM_NY(NAME, ONE)                                                                                            \
+	AVX2 static void NAME(const float *q, const float *x, size_t ny, size_t d, float *out)                     \
+	{                                                                                                          \
+		size_t j;                                                                                          \
+		for (j = 0; j < ny; j++) {                                                                         \
+			const float *x0 = x + j * d;                                                                 \
+			prefetch_ahead((const float *)((uintptr_t)x0 + d * PF_AHEAD * sizeof(float)),                \
+				       d * sizeof(float));                                                           \
+			out[j] = ONE(q, x0, d);                                                                      \
+		}                                                                                                  \
 	}
-}
 
-AVX2 static void a_dot_ny(const float *q, const float *x, size_t ny, size_t d, float *out)
-{
-	size_t j;
-	for (j = 0; j < ny; j++) {
-		const float *x0 = x + j * d;
-		prefetch_ahead((const float *)((uintptr_t)x0 + d * PF_AHEAD * sizeof(float)), d * sizeof(float));
-		out[j] = dot_one(q, x0, d);
-	}
-}
+PM_NY(a_l2_ny, l2_one)
+PM_NY(a_dot_ny, dot_one)
 
 /* Two queries x one vector per step, each pair in l2_one's order (8
  * accumulators; the vector's blocks are loaded once for both queries). The
