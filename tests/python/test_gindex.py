@@ -56,10 +56,10 @@ def _rows(rnd, start, n, nulls=True):
     return out
 
 
-def _write(t, rows):
+def _write(t, rows, schema=SCHEMA):
     wb = t.new_batch_write_builder()
     w = wb.new_write()
-    w.write_arrow(pa.Table.from_pylist(rows, schema=SCHEMA))
+    w.write_arrow(pa.Table.from_pylist(rows, schema=schema))
     wb.new_commit().commit(w.prepare_commit())
 
 
@@ -400,22 +400,24 @@ def test_hybrid_fuse_matches_pypaimon_rankers():
 WORDS = ["paimon", "lake", "vector", "search", "table", "index", "stream", "batch", "storage", "query"]
 
 
+TEXT_SCHEMA = pa.schema([("id", pa.int32()), ("k", pa.int32()), ("txt", pa.string())])
+
+
+def _text_rows(rnd, start, n):
+    return [{"id": start + i, "k": rnd.randint(0, 5),
+             "txt": None if rnd.random() < 0.1 else " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 8)))}
+            for i in range(n)]
+
+
 def _text_table(wh, seed, writer):
     rnd = random.Random(seed)
     cat = _catalog(wh)
     cat.create_table("db.f", paimonc.Schema(fields=[("id", "INT"), ("k", "INT"), ("txt", "STRING")], options=DE),
                      False)
     model = []
-    sch = pa.schema([("id", pa.int32()), ("k", pa.int32()), ("txt", pa.string())])
     for _ in range(3):
-        rows = [{"id": len(model) + i, "k": rnd.randint(0, 5),
-                 "txt": None if rnd.random() < 0.1 else " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 8)))}
-                for i in range(200)]
-        t = cat.get_table("db.f") if writer == "paimonc" else _pp(wh).get_table("db.f")
-        wb = t.new_batch_write_builder()
-        w = wb.new_write()
-        w.write_arrow(pa.Table.from_pylist(rows, schema=sch))
-        wb.new_commit().commit(w.prepare_commit())
+        rows = _text_rows(rnd, len(model), 200)
+        _write(cat.get_table("db.f") if writer == "paimonc" else _pp(wh).get_table("db.f"), rows, TEXT_SCHEMA)
         model.extend(rows)
     return cat, model
 
@@ -481,16 +483,9 @@ def test_full_text_search_modes_cover_unindexed_rows(tmp_path, builder):
     else:
         _pp(wh).get_table("db.f").create_global_index("txt", "full-text")
     rnd = random.Random(34)
-    sch = pa.schema([("id", pa.int32()), ("k", pa.int32()), ("txt", pa.string())])
     for _ in range(2):  # two unindexed commits
-        rows = [{"id": len(model) + i, "k": rnd.randint(0, 5),
-                 "txt": None if rnd.random() < 0.1 else " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 8)))}
-                for i in range(150)]
-        wt = cat.get_table("db.f")
-        wb = wt.new_batch_write_builder()
-        w = wb.new_write()
-        w.write_arrow(pa.Table.from_pylist(rows, schema=sch))
-        wb.new_commit().commit(w.prepare_commit())
+        rows = _text_rows(rnd, len(model), 150)
+        _write(cat.get_table("db.f"), rows, TEXT_SCHEMA)
         model.extend(rows)
     indexed = 600
     want_all = [i for i, m in enumerate(model) if m["txt"] and "storage" in m["txt"].split()]
@@ -562,11 +557,7 @@ def _part_table(wh, seed):
     rows = []
     for c in range(3):
         batch = [{"dt": rnd.choice("abc"), "id": len(rows) + i, "k": rnd.randint(0, 50)} for i in range(120)]
-        t = cat.get_table("db.p")
-        wb = t.new_batch_write_builder()
-        w = wb.new_write()
-        w.write_arrow(pa.Table.from_pylist(batch, schema=sch))
-        wb.new_commit().commit(w.prepare_commit())
+        _write(cat.get_table("db.p"), batch, sch)
         rows.extend(batch)
     return cat
 
