@@ -1482,7 +1482,9 @@ static int wrap_col(struct pm_pq_reader *r, pm_pq_col *c, int rc)
 
 /* Decodes n rows of column c into its builders; on failure keeps the
  * (wrapped) error in c->err for the calling thread. */
-static void col_decode(pm_pq_col *c, int64_t skip, int64_t n)
+/* One column's share of a batch: skip rows, then decode n into its
+ * builders (serially or on a worker). */
+static int col_job(pm_pq_col *c, int64_t skip, int64_t n)
 {
 	int rc = skip > 0 ? col_skip(c, skip) : 0;
 	c->bn = 0;
@@ -1490,6 +1492,12 @@ static void col_decode(pm_pq_col *c, int64_t skip, int64_t n)
 		rc = col_presize(c, n);
 	if (!rc)
 		rc = col_read(c, n);
+	return rc;
+}
+
+static void col_decode(pm_pq_col *c, int64_t skip, int64_t n)
+{
+	int rc = col_job(c, skip, n);
 	if (rc) {
 		wrap_col(c->r, c, rc);
 		if (c->err)
@@ -1659,11 +1667,9 @@ static int decode_columns(struct pm_pq_reader *r, int64_t skip, int64_t n)
 		return 0;
 	}
 	for (i = 0; i < r->n_cols; i++) {
-		pm_pq_col *c = &r->cols[i];
-		int rc = skip > 0 ? col_skip(c, skip) : 0;
-		c->bn = 0;
-		if (rc || (rc = col_presize(c, n)) || (rc = col_read(c, n)))
-			return wrap_col(r, c, rc);
+		int rc = col_job(&r->cols[i], skip, n);
+		if (rc)
+			return wrap_col(r, &r->cols[i], rc);
 	}
 	return 0;
 }
