@@ -249,10 +249,8 @@ typedef struct part_sel {
 
 static void part_sel_dispose(part_sel *ps)
 {
-	if (ps->pred) {
-		pm_pred_free(ps->pred);
-		pm_partition_info_dispose(&ps->pi);
-	}
+	pm_pred_free(ps->pred);
+	pm_partition_info_dispose(&ps->pi);
 	pm_free(ps->pk_ids);
 	pm_free(ps->vals);
 	memset(ps, 0, sizeof *ps);
@@ -269,14 +267,12 @@ static int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predi
 	if ((rc = pm_pred_copy((const pm_predicate *)filter, &ps->pred)))
 		return rc;
 	if ((rc = pm_pred_bind(ps->pred, s))) {
-		pm_pred_free(ps->pred);
-		ps->pred = NULL;
+		part_sel_dispose(ps);
 		pm_err_wrap("%s: partition filter", what);
 		return rc;
 	}
 	if ((rc = pm_partition_info_init(&ps->pi, s))) {
-		pm_pred_free(ps->pred);
-		ps->pred = NULL;
+		part_sel_dispose(ps);
 		return rc;
 	}
 	if (!(ps->pk_ids = pm_calloc(ps->pi.n ? ps->pi.n : 1, sizeof *ps->pk_ids)) ||
