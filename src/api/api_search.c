@@ -568,6 +568,7 @@ static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nu
 			 pm_gi_hits *h)
 {
 	static const char pre[] = "full-text.";
+	static const char name[] = "<rows outside the full-text indexes>"; /* in errors */
 	ftraw x;
 	pm_strmap o = {0};
 	pm_buf bytes = PM_BUF_INIT;
@@ -597,9 +598,9 @@ static int ft_raw_search(ctx *c, const pm_field *f, const int64_t *un, size_t nu
 	if (rc || !x.docs)
 		goto out;
 	pm_buf_out_init(&bo, &bytes);
-	if ((rc = pm_ft_writer_finish(x.w, &bo.base, "<rows outside the full-text indexes>", &size)) ||
+	if ((rc = pm_ft_writer_finish(x.w, &bo.base, name, &size)) ||
 	    (rc = pm_fileio_mem_new(bytes.data, bytes.len, &mio)) ||
-	    (rc = pm_ft_reader_open(mio, "<rows outside the full-text indexes>", (int64_t)bytes.len, &r)) ||
+	    (rc = pm_ft_reader_open(mio, name, (int64_t)bytes.len, &r)) ||
 	    (rc = rel_filter(c, un[0], un[2 * nun - 1], &rf, &card)))
 		goto out;
 	if (rf && !card)
