@@ -41,8 +41,9 @@ need_python() {
   local pkgs=("pyarrow>=14" "pypaimon==${PYPAIMON_VERSION:-2.1.0}" "pytest>=7" "pytest-xdist>=3" "setuptools>=68" "wheel" "pandas" "fastavro"
               "vortex-data==0.70.0"    # pypaimon's `vortex` extra: reads/writes .vector.vortex
               "paimon-vindex==0.5.0" "paimon-ftindex==0.1.0"   # pypaimon's vindex / full-text extras
-              "faiss-cpu")            # bench/vindex: the ANN baseline
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss' 2>/dev/null; then
+              "faiss-cpu"             # bench/vindex: the ANN baseline
+              "torch" "duckdb" "polars")   # integrations: to_torch, DuckDB / polars over Arrow streams
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss, torch, duckdb, polars' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi

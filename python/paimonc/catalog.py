@@ -136,7 +136,9 @@ class Catalog(Closing):
         self._c.create_table_json(_ident_str(identifier), schema_json, bool(ignore_if_exists))
 
     def get_table(self, identifier):
-        return Table(self._c.get_table(_ident_str(identifier)))
+        t = Table(self._c.get_table(_ident_str(identifier)))
+        t._catalog_options = dict(self.catalog_options)
+        return t
 
     def drop_table(self, identifier, ignore_if_not_exists=False):
         self._c.drop_table(_ident_str(identifier), bool(ignore_if_not_exists))
@@ -233,6 +235,18 @@ class Table(TableApiMixin, IndexApiMixin):
     def to_arrow_schema(self):
         return self.table_schema.to_arrow_schema()
 
+    _catalog_options = None
+
+    def __reduce__(self):
+        """Pickles as (catalog options, identifier, dynamic options): the
+        receiving process (a DataLoader or Ray worker) reopens the table from
+        its catalog. Splits pin the snapshot, so a reopened table reads the
+        same data."""
+        if self._catalog_options is None:
+            from .errors import InvalidArgumentError
+            raise InvalidArgumentError("this table was not loaded through a catalog and cannot be pickled")
+        return (_restore_table, (self._catalog_options, str(self.identifier), dict(self._dynamic_options or {})))
+
     # ---------------------------------------------------------- schemas
 
     def schema_ids(self):
@@ -284,3 +298,7 @@ class Table(TableApiMixin, IndexApiMixin):
     def __repr__(self):
         return "Table({})".format(self.identifier)
 
+
+def _restore_table(catalog_options, identifier, dynamic_options):
+    t = CatalogFactory.create(catalog_options).get_table(identifier)
+    return t.copy(dynamic_options) if dynamic_options else t

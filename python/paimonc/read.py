@@ -392,9 +392,44 @@ def _splits_native(splits):
 
 
 class TableRead:
-    def __init__(self, native_rb, schema):
+    def __init__(self, native_rb, schema, builder=None):
         self._rb = native_rb
         self._schema = schema
+        self._builder = builder  # (table, projection, predicate, limit): pickling and to_torch
+
+    @property
+    def limit(self):
+        return self._builder[3] if self._builder is not None else None
+
+    def __reduce__(self):
+        if self._builder is None:
+            raise TypeError("this TableRead cannot be pickled (not made by ReadBuilder.new_read)")
+        return (_restore_read, self._builder)
+
+    def read_arrow_schema(self):
+        """pyarrow.Schema of what this read produces."""
+        import pyarrow as pa
+        from .schema import _CapsuleHolder
+        return pa.schema(_CapsuleHolder(self._rb.read_schema()))
+
+    def to_torch(self, splits, streaming=False, prefetch_concurrency=1, *, batch_format="row",
+                 batch_size=None, to_tensor_fn=None, shuffle=False, seed=0, buffer_size=1000,
+                 max_buffer_input_splits=10, auto_detect_rank=False, sharding_rank=None,
+                 sharding_world_size=None):
+        """The splits as a PyTorch Dataset, with pypaimon's parameters (see
+        paimonc.torch_dataset). ``streaming=False``: a map-style dataset
+        (rows as dicts, read once per process); ``streaming=True``: an
+        IterableDataset whose DataLoader workers (and DDP ranks, with
+        ``sharding_rank``/``sharding_world_size`` or ``auto_detect_rank``)
+        each read their own splits; ``batch_format='pyarrow'|'torch'``
+        yields RecordBatches or dicts of tensors (zero copy for numeric and
+        VECTOR columns without nulls) of ``batch_size`` rows; ``shuffle``
+        is a seeded buffer shuffle, reproducible per (seed, epoch, worker,
+        rank); ``set_epoch`` reshuffles."""
+        from .torch_dataset import make_torch_dataset
+        return make_torch_dataset(self, list(splits), streaming, prefetch_concurrency, batch_format, batch_size,
+                                  to_tensor_fn, shuffle, seed, buffer_size, max_buffer_input_splits,
+                                  auto_detect_rank, sharding_rank, sharding_world_size)
 
     def to_arrow_batch_reader(self, splits):
         """A pyarrow.RecordBatchReader streaming the splits' rows."""
@@ -417,6 +452,12 @@ class TableRead:
         con = connection or duckdb.connect(database=":memory:")
         con.register(table_name, self.to_arrow(splits))
         return con
+
+
+def _restore_read(table, projection, predicate, limit):
+    rb = ReadBuilder(table)
+    rb._projection, rb._predicate, rb._limit = projection, predicate, limit
+    return rb.new_read()
 
 
 class ReadBuilder:
@@ -479,7 +520,7 @@ class ReadBuilder:
         return TableScan(self._native(), self.table)
 
     def new_read(self):
-        return TableRead(self._native(), None)
+        return TableRead(self._native(), None, (self.table, self._projection, self._predicate, self._limit))
 
     def read_arrow_schema(self):
         """pyarrow.Schema of what the read produces (paimonc extension)."""
