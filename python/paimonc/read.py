@@ -447,7 +447,9 @@ class TableRead:
         for batch in self.to_arrow_batch_reader(splits):
             yield from batch.to_pylist()
 
-    def to_duckdb(self, splits, table_name, connection=None):
+    def to_duckdb(self, splits, table_name, connection=None, parallelism=None):
+        """The rows registered with DuckDB as ``table_name`` (an in-memory
+        connection unless one is given); returns the connection."""
         import duckdb
         con = connection or duckdb.connect(database=":memory:")
         con.register(table_name, self.to_arrow(splits))
