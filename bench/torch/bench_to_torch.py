@@ -9,7 +9,8 @@ batch_size=B) with the same to_tensor_fn (paimonc.torch_dataset.to_tensors:
 tensors for the numeric and VECTOR columns, a list of bytes for the BLOB;
 pypaimon's default converter refuses BLOB columns), iterated by a
 DataLoader with --workers workers; the "training step" touches every
-tensor (a sum over the embeddings and the label). Rows format (pypaimon's
+tensor (a sum over the embeddings and the label). Mode "packed" passes
+the BLOB as PackedBytes (two tensors) instead of a list of bytes. Rows format (pypaimon's
 default, one dict per row) is timed on the first --row-rows rows.
 
     .venv/bin/python bench/torch/bench_to_torch.py                 # 1M rows
@@ -73,7 +74,9 @@ def child(peer, wh, mode, batch, workers, row_rows):
                 break
         nb = rows
     else:
-        ds = read.to_torch(splits, streaming=True, batch_format="torch", batch_size=batch, to_tensor_fn=to_tensors)
+        import functools
+        conv = functools.partial(to_tensors, blobs="packed") if mode == "packed" else to_tensors
+        ds = read.to_torch(splits, streaming=True, batch_format="torch", batch_size=batch, to_tensor_fn=conv)
         for b in DataLoader(ds, batch_size=None, num_workers=workers):
             acc += float(b["emb"].sum()) + float(b["label"].sum()) + len(b["img"])
             nb += 1
@@ -104,7 +107,7 @@ def main():
             print("rows %d (emb VECTOR<FLOAT,%d>, img BLOB ~%d B): written by paimonc in %.1f s"
                   % (a.rows, a.dim, a.blob_bytes, time.perf_counter() - t0))
         print("%-9s %-9s %12s %14s %10s" % ("mode", "peer", "seconds", "batches/s", "vs paimonc"))
-        for mode in ("torch", "rows"):
+        for mode in ("torch", "packed", "rows"):
             res = {}
             for peer in ("paimonc", "pypaimon"):
                 p = subprocess.run([sys.executable, __file__, "--batch", str(a.batch), "--workers", str(a.workers),
@@ -117,7 +120,7 @@ def main():
             for peer, r in res.items():
                 rate = r["batches"] / r["seconds"]
                 base = res["paimonc"]["batches"] / res["paimonc"]["seconds"] if "paimonc" in res else rate
-                print("%-9s %-9s %12.2f %14.1f %9.1fx   (%d rows)" % (mode if mode == "torch" else "rows*",
+                print("%-9s %-9s %12.2f %14.1f %9.1fx   (%d rows)" % (mode if mode != "rows" else "rows*",
                                                                      peer, r["seconds"], rate, base / rate,
                                                                      r["rows"]))
         print("torch: batches of %d rows, DataLoader num_workers=%d; rows*: rows/s over the first %d rows"

@@ -121,16 +121,73 @@ def _sized(batches, batch_size):
         yield _concat(pending)
 
 
-def to_tensors(batch):
+class PackedBytes(tuple):
+    """A batch's binary (BLOB) column as two tensors: ``values`` (uint8, the
+    payloads back to back, sharing the Arrow buffer) and ``offsets`` (int64,
+    n + 1; row i is values[offsets[i]:offsets[i+1]]). Moving it between
+    DataLoader processes moves two tensors instead of n bytes objects."""
+    __slots__ = ()
+    _fields = ("values", "offsets")  # namedtuple-like: DataLoader's convert/collate rebuild it
+
+    def __new__(cls, values, offsets):
+        return tuple.__new__(cls, (values, offsets))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    values = property(lambda self: tuple.__getitem__(self, 0))
+    offsets = property(lambda self: tuple.__getitem__(self, 1))
+
+    def __len__(self):
+        return int(self.offsets.shape[0]) - 1
+
+    def row(self, i):
+        """Row i as a uint8 tensor view."""
+        o = self.offsets
+        return self.values[int(o[i]):int(o[i + 1])]
+
+    def to_pylist(self):
+        raw = self.values.numpy().tobytes()
+        o = self.offsets.tolist()
+        return [raw[o[i]:o[i + 1]] for i in range(len(o) - 1)]
+
+
+def _packed(name, arr):
+    import numpy as np
+    if arr.null_count:
+        raise ValueError("column %r has %d null values, which packed bytes cannot hold; provide to_tensor_fn"
+                         % (name, arr.null_count))
+    if pa.types.is_large_binary(arr.type) or pa.types.is_large_string(arr.type):
+        odt = np.int64
+    else:
+        odt = np.int32
+    bufs = arr.buffers()
+    offs = np.frombuffer(bufs[1], dtype=odt)[arr.offset:arr.offset + len(arr) + 1]
+    lo, hi = (int(offs[0]), int(offs[-1])) if len(offs) else (0, 0)
+    data = np.frombuffer(bufs[2], dtype=np.uint8)[lo:hi] if bufs[2] is not None else np.zeros(0, np.uint8)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The given NumPy array is not writable")
+        return PackedBytes(torch.from_numpy(data), torch.from_numpy(offs.astype(np.int64) - lo))
+
+
+def to_tensors(batch, blobs="bytes"):
     """The default ``to_tensor_fn``: a RecordBatch -> {column: tensor or
     list}. Numeric and boolean columns and fixed-size lists of them (VECTOR)
     become tensors (sharing the Arrow buffers when there are no nulls and
     the type is not boolean); strings and binaries (BLOB) become lists of
-    str / bytes. A null in a tensor column, or another type, is an error
-    naming the column (pass a to_tensor_fn, or batch_format='pyarrow')."""
+    str / bytes, or with ``blobs='packed'`` binaries become
+    :class:`PackedBytes` (use ``functools.partial(to_tensors,
+    blobs='packed')`` as to_tensor_fn). A null in a tensor column, or
+    another type, is an error naming the column (pass a to_tensor_fn, or
+    batch_format='pyarrow')."""
+    if blobs not in ("bytes", "packed"):
+        raise ValueError("blobs must be 'bytes' or 'packed', got %r" % (blobs,))
     out = {}
     for name, arr in zip(batch.schema.names, batch.columns):
         t = arr.type
+        if blobs == "packed" and (pa.types.is_binary(t) or pa.types.is_large_binary(t)):
+            out[name] = _packed(name, arr)
+            continue
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or \
                 pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
             out[name] = arr.to_pylist()

@@ -242,3 +242,26 @@ def test_same_rows_as_pypaimon_to_torch(table):
     ours = list(rb.new_read().to_torch(rb.new_scan().plan().splits()))
     key = lambda r: r["id"]  # noqa: E731
     assert sorted(ours, key=key) == sorted(theirs, key=key)
+
+
+def test_packed_blobs_share_the_arrow_buffer(table):
+    import functools
+    from paimonc.torch_dataset import PackedBytes, to_tensors
+    read, splits = _read(table)
+    want = read.to_arrow(splits).column("img").to_pylist()
+    conv = functools.partial(to_tensors, blobs="packed")
+    ds = read.to_torch(splits, streaming=True, batch_format="torch", batch_size=37, to_tensor_fn=conv)
+    got = []
+    for b in DataLoader(ds, batch_size=None, num_workers=2):
+        p = b["img"]
+        assert isinstance(p, PackedBytes) and p.values.dtype == torch.uint8 and len(p) == len(b["id"])
+        assert bytes(p.row(0).numpy()) == p.to_pylist()[0]
+        got += p.to_pylist()
+    assert sorted(got) == sorted(want)
+    rb = next(iter(read.to_arrow_batch_reader(splits[-1:]))).slice(5, 10)
+    p = conv(rb)["img"]
+    assert p.to_pylist() == rb.column("img").to_pylist()
+    assert p.offsets[0] == 0 and p.values.data_ptr() == rb.column("img").buffers()[2].address + \
+        int(np.frombuffer(rb.column("img").buffers()[1], np.int64)[rb.column("img").offset])
+    with pytest.raises(ValueError, match="blobs must be"):
+        to_tensors(rb, blobs="lazy")
