@@ -406,12 +406,6 @@ class TableRead:
             raise TypeError("this TableRead cannot be pickled (not made by ReadBuilder.new_read)")
         return (_restore_read, self._builder)
 
-    def read_arrow_schema(self):
-        """pyarrow.Schema of what this read produces."""
-        import pyarrow as pa
-        from .schema import _CapsuleHolder
-        return pa.schema(_CapsuleHolder(self._rb.read_schema()))
-
     def to_torch(self, splits, streaming=False, prefetch_concurrency=1, *, batch_format="row",
                  batch_size=None, to_tensor_fn=None, shuffle=False, seed=0, buffer_size=1000,
                  max_buffer_input_splits=10, auto_detect_rank=False, sharding_rank=None,

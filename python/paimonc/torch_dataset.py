@@ -237,8 +237,7 @@ class TorchDataset(Dataset):
 
     def _index(self, i):
         n = len(self)
-        if isinstance(i, bool) or not isinstance(i, int):
-            i = int(i)
+        i = int(i)
         if i < 0:
             i += n
         if i < 0 or i >= n:
@@ -319,16 +318,13 @@ class TorchIterDataset(IterableDataset):
             return
         yield from self.table_read.to_arrow_batch_reader(splits)
 
-    def _shuffled(self, splits, rng):
-        import numpy as np
+    def _interleaved(self, splits, rng):
+        """The splits' batches in a seeded order: splits visited shuffled,
+        up to max_buffer_input_splits open at a time, each next batch taken
+        from a random open one."""
         order = list(splits)
         rng.shuffle(order)
-        active, buf, have = [], [], 0
-        nrng = np.random.default_rng(rng.getrandbits(64))
-
-        def flush():
-            b = _concat(buf)
-            return b.take(pa.array(nrng.permutation(b.num_rows)))
+        active = []
         while order or active:
             while order and len(active) < self.max_buffer_input_splits:
                 active.append(iter(self.table_read.to_arrow_batch_reader([order.pop(0)])))
@@ -336,18 +332,15 @@ class TorchIterDataset(IterableDataset):
             b = next(active[k], None)
             if b is None:
                 active.pop(k)
-                continue
-            off = 0
-            while off < b.num_rows:
-                take = min(self.buffer_size - have, b.num_rows - off)
-                buf.append(b.slice(off, take))
-                have += take
-                off += take
-                if have == self.buffer_size:
-                    yield flush()
-                    buf, have = [], 0
-        if buf:
-            yield flush()
+            else:
+                yield b
+
+    def _shuffled(self, splits, rng):
+        """Buffers of buffer_size rows, each permuted."""
+        import numpy as np
+        nrng = np.random.default_rng(rng.getrandbits(64))
+        for b in _sized(self._interleaved(splits, rng), self.buffer_size):
+            yield b.take(pa.array(nrng.permutation(b.num_rows)))
 
     def __iter__(self):
         info = get_worker_info()
@@ -372,9 +365,7 @@ def make_torch_dataset(table_read, splits, streaming, prefetch_concurrency, batc
         raise ValueError("distributed sharding requires streaming=True")
     if batch_size is not None:
         _check_int(batch_size, "batch_size", True)
-    if isinstance(prefetch_concurrency, bool) or not isinstance(prefetch_concurrency, int) or \
-            prefetch_concurrency < 1:
-        raise ValueError("prefetch_concurrency must be a positive int")
+    _check_int(prefetch_concurrency, "prefetch_concurrency", True)
     if batch_format == "row":
         if batch_size is not None:
             raise ValueError("batch_size requires batch_format='pyarrow' or 'torch'")

@@ -46,11 +46,10 @@ def table(tmp_path):
     return t
 
 
-def _total(t):
-    return sum(40 + 13 * j for j in range(7))
+TOTAL = sum(40 + 13 * j for j in range(7))  # rows the fixture writes
 
 
-def _read(t, **kw):
+def _read(t):
     rb = t.new_read_builder()
     splits = rb.new_scan().plan().splits()
     return rb.new_read(), splits
@@ -59,7 +58,7 @@ def _read(t, **kw):
 def test_map_style_rows_and_dataloader(table):
     read, splits = _read(table)
     ds = read.to_torch(splits)
-    assert len(ds) == _total(table)
+    assert len(ds) == TOTAL
     want = read.to_arrow(splits)
     row = ds[5]
     assert row == want.slice(5, 1).to_pylist()[0]
@@ -68,7 +67,7 @@ def test_map_style_rows_and_dataloader(table):
         ds[len(ds)]
     dl = DataLoader(ds, batch_size=32, num_workers=2)
     ids = torch.cat([b["id"] for b in dl]).tolist()
-    assert sorted(ids) == list(range(_total(table)))
+    assert sorted(ids) == list(range(TOTAL))
 
 
 @pytest.mark.parametrize("workers", [0, 2, 3])
@@ -81,7 +80,7 @@ def test_streaming_workers_cover_each_row_once(table, workers):
         for b in DataLoader(ds, batch_size=None, num_workers=workers):
             assert b["id"].shape[0] <= 16
             ids += b["id"].tolist()
-        assert sorted(ids) == list(range(_total(table)))
+        assert sorted(ids) == list(range(TOTAL))
 
 
 def test_ranks_times_workers_partition_the_rows(table):
@@ -92,7 +91,7 @@ def test_ranks_times_workers_partition_the_rows(table):
         for w in range(2):
             part = ds.worker_splits(w, 2)
             seen += [r["id"] for r in read.to_torch(part, streaming=True)]
-    assert sorted(seen) == list(range(_total(table)))
+    assert sorted(seen) == list(range(TOTAL))
     with pytest.raises(ValueError, match="distributed sharding requires streaming=True"):
         read.to_torch(splits, sharding_rank=0, sharding_world_size=2)
     with pytest.raises(ValueError, match="rank must satisfy"):
@@ -164,14 +163,14 @@ def test_shuffle_is_seeded_reproducible_and_complete(table):
         return sum((b["id"].tolist() for b in DataLoader(ds, batch_size=None, num_workers=workers)), [])
     a, b = order(7, 0), order(7, 0)
     assert a == b
-    assert sorted(a) == list(range(_total(table)))
+    assert sorted(a) == list(range(TOTAL))
     assert a != sorted(a)
     assert order(7, 1) != a and sorted(order(7, 1)) == sorted(a)
     assert order(8, 0) != a
     w1, w2 = order(7, 0, 2), order(7, 0, 2)
     assert w1 == w2 and sorted(w1) == sorted(a)
     rows = [r["id"] for r in read.to_torch(splits, streaming=True, shuffle=True, seed=3)]
-    assert sorted(rows) == list(range(_total(table))) and rows != sorted(rows)
+    assert sorted(rows) == list(range(TOTAL)) and rows != sorted(rows)
 
 
 def test_snapshot_pinned_while_table_grows(table):
@@ -181,7 +180,7 @@ def test_snapshot_pinned_while_table_grows(table):
     w = wb.new_write()
     w.write_arrow(_data(10_000, 25, 99))
     wb.new_commit().commit(w.prepare_commit())
-    assert sum(b.num_rows for b in ds) == _total(table)
+    assert sum(b.num_rows for b in ds) == TOTAL
     tagged = table.copy({"scan.snapshot-id": "3"})
     r2, s2 = _read(tagged)
     assert sum(b.num_rows for b in r2.to_torch(s2, streaming=True, batch_format="pyarrow")) == 40 + 53 + 66
