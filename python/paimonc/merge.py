@@ -708,8 +708,10 @@ def _take(tbl, idx):
     return tbl.take(idx) if tbl.num_columns else tbl.slice(0, 0)
 
 
-def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_identifier=None):
-    """pypaimon's single-process merge_into (data_evolution_merge_into)."""
+def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_identifier=None, stats=None):
+    """pypaimon's single-process merge_into (data_evolution_merge_into).
+    ``stats``, a dict, receives num_matched (target rows a WhenMatched
+    clause applied to) and num_inserted."""
     pa = _pa()
     import pyarrow.compute as pc
     table = upd.table
@@ -824,9 +826,12 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
     only_delete = len(matched) == 1 and matched[0].delete and matched[0].condition is None
     src0, src_keys0 = src, src_keys
 
+    counts = stats if stats is not None else {}
+
     def attempt():
         base, target = _read_target(_plain_table(table), proj)
         msgs = []
+        counts["num_matched"] = counts["num_inserted"] = 0
         tkeys = [target[k] for k in t_on]
         src, src_keys = (target, source_keys(target)) if self_merge else (src0, src_keys0)
         update_parts, delete_ids = [], []
@@ -837,6 +842,7 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                                            "Deduplicate the source before merging.")
             if only_delete:
                 delete_ids = sorted(set(target[ROW_ID].take(ti).to_pylist()))
+                counts["num_matched"] = len(delete_ids)
             else:
                 joined = _concat_side_by_side(_prefixed(target.take(ti), "t."), _prefixed(_take(src, si), "s."))
                 remaining = joined
@@ -850,6 +856,7 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                         sel, remaining = remaining.filter(mask), remaining.filter(pc.invert(mask))
                     if sel.num_rows == 0:
                         continue
+                    counts["num_matched"] += sel.num_rows
                     if c.delete:
                         delete_ids.extend(sel["t." + ROW_ID].to_pylist())
                         continue
@@ -895,6 +902,7 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                 parts.append(pa.Table.from_arrays(arrays, names=fields))
             if parts:
                 ins = pa.concat_tables(parts)
+                counts["num_inserted"] = ins.num_rows
                 msgs.extend(_append(upd, ins, commit_identifier))
         return msgs
 

@@ -425,6 +425,13 @@ class TableRead:
                                   to_tensor_fn, shuffle, seed, buffer_size, max_buffer_input_splits,
                                   auto_detect_rank, sharding_rank, sharding_world_size)
 
+    def to_ray(self, splits, *, ray_remote_args=None, concurrency=None, override_num_blocks=None, **read_args):
+        """The splits' rows as a ray.data.Dataset: Ray tasks read groups of
+        splits natively (paimonc.ray; needs ``ray[data]``)."""
+        from .ray.datasource import to_ray
+        return to_ray(self, splits, ray_remote_args=ray_remote_args, concurrency=concurrency,
+                      override_num_blocks=override_num_blocks, **read_args)
+
     def to_arrow_batch_reader(self, splits):
         """A pyarrow.RecordBatchReader streaming the splits' rows."""
         return _reader_from_capsule(self._rb.read(_splits_native(splits)))

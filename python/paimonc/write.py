@@ -192,6 +192,18 @@ class TableWrite(Closing):
         batch = pa.RecordBatch.from_pandas(dataframe, schema=schema, preserve_index=False)
         self.write_arrow(batch)
 
+    def write_ray(self, dataset, overwrite=False, concurrency=None, ray_remote_args=None,
+                  hash_fixed_precluster="auto", static_partition=None):
+        """Writes a ray.data.Dataset with Ray tasks and commits once on the
+        driver (pypaimon's TableWrite.write_ray; this writer itself stays
+        unused). Returns a paimonc.ray.PaimonWriteResult or None."""
+        from .ray.datasink import write_ray
+        # a writer from an overwrite() builder overwrites, as its commit would
+        overwrite = bool(overwrite) or self.static_partition is not None
+        return write_ray(self.table, dataset, overwrite=overwrite, concurrency=concurrency,
+                         ray_remote_args=ray_remote_args, hash_fixed_precluster=hash_fixed_precluster,
+                         static_partition=static_partition if static_partition is not None else self.static_partition)
+
     @property
     def row_count(self):
         """Rows written so far (paimonc extension)."""
