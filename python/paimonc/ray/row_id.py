@@ -62,6 +62,24 @@ def _default_partitions(num_partitions, groups):
     return groups.assign(num_partitions)
 
 
+def _gather(futures, progress, label, rows_of):
+    """ray.get of all futures, in order, reporting rows as tasks finish."""
+    import ray
+    from ..progress import _Null, make_progress
+    bar = make_progress(progress, label)
+    if isinstance(bar, _Null):
+        return ray.get(futures)
+    pending, done = list(futures), 0
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            done += rows_of(ray.get(ready[0]))
+            bar.update(done)
+    finally:
+        bar.close()
+    return ray.get(futures)
+
+
 def _update_part(table, cols, *parts):
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -78,11 +96,12 @@ def _update_part(table, cols, *parts):
 
 
 def update_by_row_id(target, source, catalog_options, *, update_cols, num_partitions=None,
-                     ray_remote_args=None):
+                     ray_remote_args=None, progress=None):
     """Writes ``update_cols`` of the rows named by ``source[_ROW_ID]`` (a
     ray.data.Dataset, pyarrow.Table or pandas.DataFrame) into ``target``
     ('db.table' of a data-evolution table): one Ray task per run of file
-    groups, one commit. Returns ``{"num_updated": n}``.
+    groups, one commit. Returns ``{"num_updated": n}``. ``progress``
+    (paimonc extension): a bar over the rows written (paimonc.progress).
 
     Differences from pypaimon.ray: BLOB columns may be updated (as
     ``.blob`` deltas, like the single-process update), and only the file
@@ -119,7 +138,7 @@ def update_by_row_id(target, source, catalog_options, *, update_cols, num_partit
     apply = _remote(_update_part, ray_remote_args)
     table_ref = ray.put(table)
     futures = [apply.remote(table_ref, update_cols, *pp) for pp in per_part if pp]
-    results = ray.get(futures)
+    results = _gather(futures, progress, "update_by_row_id", lambda r: r[1])
     messages = C.messages_from_bytes([b for blobs, _ in results for b in blobs])
     n = sum(k for _, k in results)
     C.commit_once(table, messages)
@@ -210,13 +229,14 @@ def read_by_row_id(target, row_ids, catalog_options, *, projection, row_id_col=N
     return ray.data.from_arrow_refs(refs)
 
 
-def process_row_id_ranges(target, catalog_options, *, rows_per_commit, processor):
+def process_row_id_ranges(target, catalog_options, *, rows_per_commit, processor, progress=None):
     """Plans the target's latest snapshot once, then calls
     ``processor(list[Range])`` for each run of whole file groups of about
     ``rows_per_commit`` rows, in row-id order, synchronously (pypaimon's
     contract: the processor reads, computes and commits; an exception stops
     the run). Resumable back-fills filter on ``col IS NULL`` in the
-    processor. Does not need a running Ray."""
+    processor. Does not need a running Ray. ``progress`` (paimonc
+    extension): a bar over the rows done (see paimonc.progress)."""
     from ..ranges import process_row_id_ranges as _process
     if isinstance(rows_per_commit, bool) or not isinstance(rows_per_commit, int) or rows_per_commit <= 0:
         raise ValueError("rows_per_commit must be a positive integer.")
@@ -226,5 +246,5 @@ def process_row_id_ranges(target, catalog_options, *, rows_per_commit, processor
     if not C.opt_true(table, "row-tracking.enabled"):
         raise InvalidArgumentError("process_row_id_ranges requires 'row-tracking.enabled'='true' on '{}'."
                                    .format(target))
-    _process(table, rows_per_commit=rows_per_commit, processor=processor)
+    _process(table, rows_per_commit=rows_per_commit, processor=processor, progress=progress)
     return None
