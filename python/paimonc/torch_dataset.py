@@ -170,6 +170,19 @@ def _packed(name, arr):
         return PackedBytes(torch.from_numpy(data), torch.from_numpy(offs.astype(np.int64) - lo))
 
 
+def _lazy(arr):
+    from .blob import BlobData, BlobDescriptor, BlobRef
+    out = []
+    for v in arr.to_pylist():
+        if v is None:
+            out.append(None)
+        elif BlobDescriptor.is_blob_descriptor(v):
+            out.append(BlobRef(BlobDescriptor.deserialize(v)))
+        else:
+            out.append(BlobData(v))
+    return out
+
+
 def to_tensors(batch, blobs="bytes"):
     """The default ``to_tensor_fn``: a RecordBatch -> {column: tensor or
     list}. Numeric and boolean columns and fixed-size lists of them (VECTOR)
@@ -177,16 +190,23 @@ def to_tensors(batch, blobs="bytes"):
     the type is not boolean); strings and binaries (BLOB) become lists of
     str / bytes, or with ``blobs='packed'`` binaries become
     :class:`PackedBytes` (use ``functools.partial(to_tensors,
-    blobs='packed')`` as to_tensor_fn). A null in a tensor column, or
+    blobs='packed')`` as to_tensor_fn), or with ``blobs='lazy'`` lists of
+    :class:`paimonc.Blob` objects: a BlobRef (nothing read until
+    ``to_data()`` / ``read()``; pickles as its descriptor) for each
+    descriptor cell of a read with ``blob-as-descriptor=true``, a BlobData
+    for an inline value, None for null. A null in a tensor column, or
     another type, is an error naming the column (pass a to_tensor_fn, or
     batch_format='pyarrow')."""
-    if blobs not in ("bytes", "packed"):
-        raise ValueError("blobs must be 'bytes' or 'packed', got %r" % (blobs,))
+    if blobs not in ("bytes", "packed", "lazy"):
+        raise ValueError("blobs must be 'bytes', 'packed' or 'lazy', got %r" % (blobs,))
     out = {}
     for name, arr in zip(batch.schema.names, batch.columns):
         t = arr.type
         if blobs == "packed" and (pa.types.is_binary(t) or pa.types.is_large_binary(t)):
             out[name] = _packed(name, arr)
+            continue
+        if blobs == "lazy" and (pa.types.is_binary(t) or pa.types.is_large_binary(t)):
+            out[name] = _lazy(arr)
             continue
         if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_binary(t) or \
                 pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):

@@ -263,4 +263,27 @@ def test_packed_blobs_share_the_arrow_buffer(table):
     assert p.offsets[0] == 0 and p.values.data_ptr() == rb.column("img").buffers()[2].address + \
         int(np.frombuffer(rb.column("img").buffers()[1], np.int64)[rb.column("img").offset])
     with pytest.raises(ValueError, match="blobs must be"):
-        to_tensors(rb, blobs="lazy")
+        to_tensors(rb, blobs="mmap")
+
+
+def test_lazy_blobs_read_on_demand(table):
+    """blobs='lazy' over a blob-as-descriptor read: workers send BlobRefs
+    (descriptors), the payload is read only by to_data()."""
+    import functools
+    from paimonc.torch_dataset import to_tensors
+    read, splits = _read(table)
+    want = {r["id"]: r["img"] for r in read.to_arrow(splits).select(["id", "img"]).to_pylist()}
+    desc = table.copy({"blob-as-descriptor": "true"})
+    rb = desc.new_read_builder().with_projection(["id", "img"])
+    dsplits = rb.new_scan().plan().splits()
+    ds = rb.new_read().to_torch(dsplits, streaming=True, batch_format="torch", batch_size=50,
+                                to_tensor_fn=functools.partial(to_tensors, blobs="lazy"))
+    seen = 0
+    for b in DataLoader(ds, batch_size=None, num_workers=2):
+        for i, ref in zip(b["id"].tolist(), b["img"]):
+            assert isinstance(ref, paimonc.BlobRef)
+            assert ref.to_data() == want[i] and len(ref) == len(want[i])
+            seen += 1
+    assert seen == TOTAL
+    inline = to_tensors(next(iter(read.to_arrow_batch_reader(splits[:1]))).slice(0, 3), blobs="lazy")["img"]
+    assert [type(x).__name__ for x in inline] == ["BlobData"] * 3
