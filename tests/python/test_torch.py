@@ -287,3 +287,25 @@ def test_lazy_blobs_read_on_demand(table):
     assert seen == TOTAL
     inline = to_tensors(next(iter(read.to_arrow_batch_reader(splits[:1]))).slice(0, 3), blobs="lazy")["img"]
     assert [type(x).__name__ for x in inline] == ["BlobData"] * 3
+
+
+def test_batch_rows_equals_to_pylist():
+    """The fast row conversion gives exactly RecordBatch.to_pylist()."""
+    import datetime as dt
+    from paimonc.torch_dataset import batch_rows
+    rng = np.random.default_rng(4)
+    n = 5000
+    vec = pa.FixedSizeListArray.from_arrays(pa.array(rng.random(n * 3, dtype=np.float32)), 3)
+    vec_null = pa.FixedSizeListArray.from_arrays(pa.array([None if i % 7 == 0 else float(i) for i in range(n * 2)],
+                                                          pa.float64()), 2)
+    batch = pa.RecordBatch.from_pydict({
+        "i8": pa.array(rng.integers(-128, 127, n), pa.int8()), "u64": pa.array(rng.integers(0, 2**63, n), pa.uint64()),
+        "f32": pa.array(rng.random(n, dtype=np.float32)), "b": pa.array(rng.random(n) < 0.5),
+        "inull": pa.array([None if i % 3 == 0 else i for i in range(n)], pa.int32()),
+        "ts": pa.array([dt.datetime(2020, 1, 1) + dt.timedelta(seconds=i) for i in range(n)], pa.timestamp("us")),
+        "vec": vec, "vec_null": vec_null, "s": pa.array(["s%d" % i for i in range(n)]),
+    }).slice(123, 4500)
+    got = list(batch_rows(batch))
+    assert got == batch.to_pylist()
+    assert [type(v) for v in got[0].values()] == [type(v) for v in batch.to_pylist()[0].values()]
+    assert list(batch_rows(pa.Table.from_batches([batch, batch]))) == batch.to_pylist() * 2
