@@ -55,7 +55,7 @@ TAG = "release-1"
 SIZES = {
     # man pages, rows per ingest commit, rows per back-fill commit, tokens per page,
     # IVF lists, nprobe values, recall queries, training epochs
-    "default": dict(man_pages=3000, ingest_chunk=500, rows_per_commit=1000, max_seq_length=128,
+    "default": dict(man_pages=4000, ingest_chunk=500, rows_per_commit=1000, max_seq_length=128,
                     nlist=64, nprobes=[1, 2, 4, 8, 16, 32, 64], queries=200, epochs=30),
     "small": dict(man_pages=240, ingest_chunk=120, rows_per_commit=120, max_seq_length=64,
                   nlist=8, nprobes=[1, 2, 4, 8], queries=60, epochs=15),
