@@ -53,12 +53,13 @@ BACKFILL_BACKEND = process_row_id_ranges.__module__.split(".")[0] + ".ray"
 TABLE = "ml.corpus"
 TAG = "release-1"
 SIZES = {
-    # man pages, rows per ingest commit, rows per back-fill commit, tokens per page,
-    # IVF lists, nprobe values, recall queries, training epochs
-    "default": dict(man_pages=4000, ingest_chunk=500, rows_per_commit=1000, max_seq_length=128,
+    # man pages, rows per ingest commit, rows per back-fill commit, embedding workers
+    # (Ray actors), tokens per page, IVF lists, nprobe values, recall queries, training epochs
+    "default": dict(man_pages=4000, ingest_chunk=500, rows_per_commit=1000, workers=2, max_seq_length=128,
                     nlist=64, nprobes=[1, 2, 4, 8, 16, 32, 64], queries=200, epochs=30),
-    "small": dict(man_pages=240, ingest_chunk=120, rows_per_commit=120, max_seq_length=64,
-                  nlist=8, nprobes=[1, 2, 4, 8], queries=60, epochs=15),
+    # one worker: loading the model is most of a small run's back-fill
+    "small": dict(man_pages=240, ingest_chunk=120, rows_per_commit=120, workers=1, max_seq_length=64,
+                  nlist=8, nprobes=[1, 2, 4, 8], queries=60, epochs=8),
 }
 K = 10
 
@@ -195,7 +196,7 @@ def start_ray(cfg, catalog_options):
     ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING,
              configure_logging=True)
     _quiet_ray_data()
-    workers = max(1, min(2, cores))
+    workers = max(1, min(cfg["workers"], cores))
     # Half a CPU each: the actors stay alive through the back-fill, and Ray
     # Data's update tasks still find a CPU to run on.
     actor = ray.remote(num_cpus=0.5)(embed.Embedder)

@@ -45,9 +45,12 @@ MAN_PAGES = 240        # SIZES["small"] of the pipeline
 DIGITS = 1797          # scikit-learn's digits
 
 
-def _run(args, timeout):
+def _run(args, timeout=300):
+    import paimonc
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "python"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # the paimonc this test imports (the installed one in CI, python/ with PYTHONPATH=python)
+    here = os.path.dirname(os.path.dirname(os.path.abspath(paimonc.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [here, env.get("PYTHONPATH", "")] if p)
     env.pop("PAIMONC_DEMO_STOP_AFTER_BATCHES", None)
     t = time.monotonic()
     p = subprocess.run([sys.executable, SCRIPT] + args, env=env, capture_output=True, text=True, timeout=timeout)
@@ -69,7 +72,7 @@ def test_small_pipeline_interrupted_then_resumed(tmp_path):
     png = str(tmp_path / "report.png")
 
     # 1. killed after the first committed back-fill batch
-    p1, t1 = _run([wh, "--small", "--stop-after-batches", "1", "--png", png], timeout=80)
+    p1, t1 = _run([wh, "--small", "--stop-after-batches", "1", "--png", png])
     assert p1.returncode == 3, p1.stdout[-3000:] + p1.stderr[-3000:]
     assert "INTERRUPTED" in p1.stdout
     assert not os.path.exists(png)
@@ -79,9 +82,10 @@ def test_small_pipeline_interrupted_then_resumed(tmp_path):
     assert 0 < done_first < MAN_PAGES, done_first
 
     # 2. the rerun resumes: only the rest is embedded
-    p2, t2 = _run([wh, "--small", "--resume", "--png", png], timeout=80)
+    p2, t2 = _run([wh, "--small", "--resume", "--png", png])
     assert p2.returncode == 0, p2.stdout[-3000:] + p2.stderr[-3000:]
     print("interrupted run {:.1f} s, resumed run {:.1f} s".format(t1, t2))
+    print("\n".join(ln for ln in (p1.stdout + p2.stdout).splitlines() if ln.startswith("    (") or ln.startswith("---")))
     with open(os.path.splitext(png)[0] + ".json") as f:
         r = json.load(f)
 
