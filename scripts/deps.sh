@@ -42,8 +42,10 @@ need_python() {
               "vortex-data==0.70.0"    # pypaimon's `vortex` extra: reads/writes .vector.vortex
               "paimon-vindex==0.5.0" "paimon-ftindex==0.1.0"   # pypaimon's vindex / full-text extras
               "faiss-cpu"             # bench/vindex: the ANN baseline
-              "torch" "duckdb" "polars")   # integrations: to_torch, DuckDB / polars over Arrow streams
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss, torch, duckdb, polars' 2>/dev/null; then
+              "torch" "duckdb" "polars"    # integrations: to_torch, DuckDB / polars over Arrow streams
+              "ray[data]>=2.50,<3"        # paimonc.ray (and pypaimon.ray, its reference)
+              "tqdm")                     # progress bars (paimonc.progress uses tqdm when present)
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss, torch, duckdb, polars, ray.data, tqdm' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi

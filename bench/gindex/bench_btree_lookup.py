@@ -35,7 +35,7 @@ import time
 DE = {"row-tracking.enabled": "true", "data-evolution.enabled": "true"}
 
 
-def build(wh, rows, seed):
+def build(wh, rows, seed, page_rows=None):
     import numpy as np
     import pyarrow as pa
     import paimonc
@@ -43,7 +43,8 @@ def build(wh, rows, seed):
     cat.create_database("db", True)
     cat.create_table("db.t", paimonc.Schema(fields=[("id", "BIGINT"), ("k", "BIGINT"), ("a", "DOUBLE"),
                                                     ("b", "DOUBLE"), ("c", "BIGINT"), ("s", "STRING")],
-                                            options=DE), False)
+                                            options=dict(DE, **({"parquet.page.row.count.limit": str(page_rows)}
+                                                                    if page_rows else {}))), False)
     t = cat.get_table("db.t")
     perm = np.random.default_rng(seed).permutation(rows).astype("int64")
     step = 1 << 20
@@ -101,6 +102,8 @@ def main():
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--keep", help="keep the warehouse here (reused when it already holds the table)")
     ap.add_argument("--rounds", type=int, default=1, help="repeat both projections (the host's load varies)")
+    ap.add_argument("--page-rows", type=int, help="write the table with parquet.page.row.count.limit = N "
+                    "(default: the writer's 20,000); both peers read the same table")
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
@@ -122,9 +125,11 @@ def main():
         if a.keep and os.path.exists(os.path.join(wh, "perm.npy")):
             print("reusing the table in %s (%d rows)" % (wh, len(np.load(os.path.join(wh, "perm.npy")))))
         else:
-            perm, write_s, index_s, files = build(wh, a.rows, a.seed)
+            perm, write_s, index_s, files = build(wh, a.rows, a.seed, a.page_rows)
             np.save(os.path.join(wh, "perm.npy"), perm)
-            print("rows %d: paimonc write %.1f s, btree build %.1f s (%d files)" % (a.rows, write_s, index_s, files))
+            print("rows %d: paimonc write %.1f s, btree build %.1f s (%d files)%s" % (
+                a.rows, write_s, index_s, files,
+                ", parquet.page.row.count.limit %d" % a.page_rows if a.page_rows else ""))
         for proj in ("all", "id") * a.rounds:
             res = {}
             for name, peer, mode in (("paimonc indexed", "paimonc", "index"),

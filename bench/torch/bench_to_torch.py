@@ -13,6 +13,12 @@ tensor (a sum over the embeddings and the label). Mode "packed" passes
 the BLOB as PackedBytes (two tensors) instead of a list of bytes. Rows format (pypaimon's
 default, one dict per row) is timed on the first --row-rows rows.
 
+Every mode runs with each DataLoader worker count of --workers (default
+"0,2") for both peers; the summary compares each peer's best count.
+paimonc reads natively on its own threads with the GIL released, so
+num_workers=0 (no worker processes, no IPC of batches) is its fast
+configuration; pypaimon reads in Python and needs worker processes.
+
     .venv/bin/python bench/torch/bench_to_torch.py                 # 1M rows
     .venv/bin/python bench/torch/bench_to_torch.py --rows 200000
 """
@@ -91,13 +97,13 @@ def main():
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--blob-bytes", type=int, default=512)
     ap.add_argument("--batch", type=int, default=256)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", default="0,2", help="DataLoader worker counts to run, e.g. 0,2")
     ap.add_argument("--row-rows", type=int, default=50_000)
     ap.add_argument("--keep")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
-        child(a.child[0], a.child[1], a.child[2], a.batch, a.workers, a.row_rows)
+        child(a.child[0], a.child[1], a.child[2], a.batch, int(a.workers), a.row_rows)
         return
     wh = a.keep or tempfile.mkdtemp(prefix="bench-torch-")
     try:
@@ -106,25 +112,38 @@ def main():
             build(wh, a.rows, a.dim, a.blob_bytes)
             print("rows %d (emb VECTOR<FLOAT,%d>, img BLOB ~%d B): written by paimonc in %.1f s"
                   % (a.rows, a.dim, a.blob_bytes, time.perf_counter() - t0))
-        print("%-9s %-9s %12s %14s %10s" % ("mode", "peer", "seconds", "batches/s", "vs paimonc"))
+        counts = [int(w) for w in str(a.workers).split(",")]
+        print("%-9s %-9s %7s %12s %14s %10s" % ("mode", "peer", "workers", "seconds", "batches/s", "vs paimonc"))
+        best_lines = []
         for mode in ("torch", "packed", "rows"):
             res = {}
-            for peer in ("paimonc", "pypaimon"):
-                p = subprocess.run([sys.executable, __file__, "--batch", str(a.batch), "--workers", str(a.workers),
-                                    "--row-rows", str(a.row_rows), "--child", peer, wh, mode],
-                                   capture_output=True, text=True)
-                if p.returncode:
-                    print("%s %s failed:\n%s" % (mode, peer, p.stderr[-2000:]))
-                    continue
-                res[peer] = json.loads(p.stdout.strip().splitlines()[-1])
-            for peer, r in res.items():
-                rate = r["batches"] / r["seconds"]
-                base = res["paimonc"]["batches"] / res["paimonc"]["seconds"] if "paimonc" in res else rate
-                print("%-9s %-9s %12.2f %14.1f %9.1fx   (%d rows)" % (mode if mode != "rows" else "rows*",
-                                                                     peer, r["seconds"], rate, base / rate,
-                                                                     r["rows"]))
-        print("torch: batches of %d rows, DataLoader num_workers=%d; rows*: rows/s over the first %d rows"
-              % (a.batch, a.workers, a.row_rows))
+            for w in counts:
+                for peer in ("paimonc", "pypaimon"):
+                    p = subprocess.run([sys.executable, __file__, "--batch", str(a.batch), "--workers", str(w),
+                                        "--row-rows", str(a.row_rows), "--child", peer, wh, mode],
+                                       capture_output=True, text=True)
+                    if p.returncode:
+                        print("%s %s workers=%d failed:\n%s" % (mode, peer, w, p.stderr[-2000:]))
+                        continue
+                    res[(peer, w)] = json.loads(p.stdout.strip().splitlines()[-1])
+            rate = {k: r["batches"] / r["seconds"] for k, r in res.items()}
+            for (peer, w), r in sorted(res.items(), key=lambda kv: (kv[0][1], kv[0][0] != "paimonc")):
+                base = rate.get(("paimonc", w), rate[(peer, w)])
+                print("%-9s %-9s %7d %12.2f %14.1f %9.1fx   (%d rows)" % (
+                    mode if mode != "rows" else "rows*", peer, w, r["seconds"], rate[(peer, w)],
+                    base / rate[(peer, w)], r["rows"]))
+            best = {}
+            for (peer, w), v in rate.items():
+                if peer not in best or v > best[peer][1]:
+                    best[peer] = (w, v)
+            if len(best) == 2:
+                best_lines.append("%-7s best: paimonc %.1f/s (workers=%d), pypaimon %.1f/s (workers=%d): %.1fx" % (
+                    mode, best["paimonc"][1], best["paimonc"][0], best["pypaimon"][1], best["pypaimon"][0],
+                    best["paimonc"][1] / best["pypaimon"][1]))
+        for line in best_lines:
+            print(line)
+        print("torch/packed: batches of %d rows; rows*: rows/s over the first %d rows; vs paimonc = paimonc's "
+              "rate / this rate at the same worker count" % (a.batch, a.row_rows))
     finally:
         if not a.keep:
             shutil.rmtree(wh, ignore_errors=True)

@@ -362,20 +362,25 @@ class IndexApiMixin:
         no index of that type covers yet; returns the number of index files
         committed (pypaimon's create_global_index). partition_filter (a
         predicate on partition keys) or partitions ({key: value} or a list
-        of them) limit it to some partitions. progress: a callable
-        (rows_done, rows_total) or True for a progress bar on stderr."""
+        of them) limit it to some partitions. progress: True for a bar on
+        stderr (tqdm's when installed), a callable (rows_done, rows_total),
+        or None (a bar when PAIMONC_PROGRESS=1 on a terminal; see
+        paimonc.progress)."""
         if not isinstance(index_column, str):
             cols = list(index_column)
             if len(cols) != 1:
                 raise InvalidArgumentError("create_global_index supports one column, got {}".format(cols))
             index_column = cols[0]
         part = self._index_partition_filter("create_global_index", partition_filter, partitions)
-        if progress is True:
-            progress = _progress_bar("building {} index on {}".format(index_type, index_column))
+        from .progress import make_progress
+        bar = make_progress(progress, "building {} index on {}".format(index_type, index_column))
         merged = dict(getattr(self, "_dynamic_options", None) or {})
         merged.update(options or {})
-        return _native.table_create_global_index(self._t, index_column, str(index_type), _opts(merged),
-                                                 progress, part)
+        try:
+            return _native.table_create_global_index(self._t, index_column, str(index_type), _opts(merged),
+                                                     bar.update, part)
+        finally:
+            bar.close()
 
     def drop_global_index(self, index_column, index_type=None, partition_filter=None, partitions=None,
                           dry_run=False):
@@ -410,22 +415,3 @@ class IndexApiMixin:
 
     def new_hybrid_search_builder(self):
         return HybridSearchBuilder(self)
-
-
-def _progress_bar(label):
-    import time
-    state = {"t": 0.0}
-
-    def cb(done, total):
-        now = time.monotonic()
-        if done < total and now - state["t"] < 0.2:
-            return
-        state["t"] = now
-        width = 30
-        frac = (done / total) if total else 1.0
-        bar = "#" * int(frac * width)
-        _sys.stderr.write("\r{} [{:<{w}}] {}/{} rows".format(label, bar, done, total, w=width))
-        if done >= total:
-            _sys.stderr.write("\n")
-        _sys.stderr.flush()
-    return cb

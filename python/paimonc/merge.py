@@ -708,8 +708,14 @@ def _take(tbl, idx):
     return tbl.take(idx) if tbl.num_columns else tbl.slice(0, 0)
 
 
-def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_identifier=None):
-    """pypaimon's single-process merge_into (data_evolution_merge_into)."""
+def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_identifier=None, stats=None,
+               _plan_only=False, _source_names=None):
+    """pypaimon's single-process merge_into (data_evolution_merge_into).
+    ``stats``, a dict, receives num_matched (target rows a WhenMatched
+    clause applied to) and num_inserted. ``_plan_only`` (paimonc.ray):
+    validate only and return (job, target projection, self_merge, source
+    table or None); ``_source_names`` then stands for a source that is not
+    materialised (a Ray Dataset)."""
     pa = _pa()
     import pyarrow.compute as pc
     table = upd.table
@@ -771,8 +777,12 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
         raise InvalidArgumentError("Self-merge (source == target with ON _ROW_ID) does not support WHEN NOT "
                                    "MATCHED clauses.")
     # a self-merge uses the one target read as its source too (one snapshot)
-    src = None if self_merge else _as_source_table(source)
-    names = set(fields) | {ROW_ID} if self_merge else set(src.column_names)
+    if self_merge or _source_names is not None:
+        src = None
+    else:
+        src = _as_source_table(source)
+    names = (set(fields) | {ROW_ID} if self_merge
+             else set(_source_names) if _source_names is not None else set(src.column_names))
     miss = [c for c in s_on if c not in names]
     if miss:
         raise InvalidArgumentError("'on' columns {} missing from source schema {}.".format(miss, list(names)))
@@ -798,11 +808,6 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
         _joinable(dtype, tk, "merge_into")
         key_types.append(dtype)
 
-    def source_keys(s):
-        return [_cast(_combine(s[sk]), dt, "merge_into: source key column '{}'".format(sk))
-                for sk, dt in zip(s_on, key_types)]
-    src_keys = source_keys(src) if src is not None else None
-
     union = []
     for c in matched:
         for col in c.spec:
@@ -822,21 +827,89 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
         t_cols = [f for f in fields if f in need]
     proj = [ROW_ID] + [c for c in t_cols if c != ROW_ID]
     only_delete = len(matched) == 1 and matched[0].delete and matched[0].condition is None
-    src0, src_keys0 = src, src_keys
+    job = _MergeJob(t_on, s_on, key_types, matched, not_matched, union, only_delete, schema, fields)
+    if _plan_only:
+        return job, proj, self_merge, src
+    src0 = src
+    src_keys0 = job.source_keys(src) if src is not None else None
+    counts = stats if stats is not None else {}
 
     def attempt():
         base, target = _read_target(_plain_table(table), proj)
+        src, src_keys = (target, job.source_keys(target)) if self_merge else (src0, src_keys0)
+        out = job.evaluate(target, src, src_keys)
+        counts["num_matched"], counts["num_inserted"] = out.num_matched, out.num_inserted
         msgs = []
-        tkeys = [target[k] for k in t_on]
-        src, src_keys = (target, source_keys(target)) if self_merge else (src0, src_keys0)
+        if out.row_ids is not None:
+            tbl, cols = _changed_update(out.row_ids, out.new, out.old, union)
+            if tbl is not None:
+                msgs.extend(_row_id_update(upd, tbl, cols, base))
+        if out.delete_ids:
+            msgs.extend(_deleter(upd)(out.delete_ids))
+        if out.inserts is not None:
+            msgs.extend(_append(upd, out.inserts, commit_identifier))
+        return msgs
+
+    return _with_retries(attempt)
+
+
+def _deleter(upd):
+    deleter = getattr(upd, "_delete_by_row_id", None)
+    if deleter is None:
+        raise UnsupportedError("merge_into: WhenMatched.delete needs deletes by deletion vector "
+                               "(TableUpdate._delete_by_row_id), which this paimonc build lacks")
+    return deleter
+
+
+class _Outcome:
+    """What merging one target slice with one source slice produces:
+    matched rows to update (``row_ids`` + ``new`` / ``old`` values of the
+    SET columns, or None), target row ids to delete, rows to insert (a
+    table in the target's columns, or None) and the counts."""
+
+    __slots__ = ("row_ids", "new", "old", "delete_ids", "inserts", "num_matched", "num_inserted")
+
+    def __init__(self):
+        self.row_ids = self.new = self.old = self.inserts = None
+        self.delete_ids = []
+        self.num_matched = self.num_inserted = 0
+
+
+class _MergeJob:
+    """A validated merge: the clauses and key types, applied to (slices
+    of) the target and the source. Picklable (with cloudpickle when a
+    clause holds a callable), so Ray tasks can run it on hash partitions:
+    a target row and the source rows it matches always share a key."""
+
+    def __init__(self, t_on, s_on, key_types, matched, not_matched, union, only_delete, schema, fields):
+        self.t_on, self.s_on, self.key_types = t_on, s_on, key_types
+        self.matched, self.not_matched, self.union = matched, not_matched, union
+        self.only_delete, self.schema, self.fields = only_delete, schema, fields
+
+    def source_keys(self, s):
+        return [_cast(_combine(s[sk]), dt, "merge_into: source key column '{}'".format(sk))
+                for sk, dt in zip(self.s_on, self.key_types)]
+
+    def target_keys(self, target):
+        return [target[k] for k in self.t_on]
+
+    def evaluate(self, target, src, src_keys=None):
+        pa = _pa()
+        import pyarrow.compute as pc
+        schema, union, matched, not_matched = self.schema, self.union, self.matched, self.not_matched
+        if src_keys is None:
+            src_keys = self.source_keys(src)
+        out = _Outcome()
+        tkeys = self.target_keys(target)
         update_parts, delete_ids = [], []
         if matched and target.num_rows and src.num_rows:
             ti, si = _join_indices(tkeys, src_keys, "inner")
-            if not only_delete and len(ti) and pc.count_distinct(ti).as_py() != len(ti):
+            if not self.only_delete and len(ti) and pc.count_distinct(ti).as_py() != len(ti):
                 raise InvalidArgumentError("MERGE matched multiple source rows to the same target _ROW_ID. "
                                            "Deduplicate the source before merging.")
-            if only_delete:
+            if self.only_delete:
                 delete_ids = sorted(set(target[ROW_ID].take(ti).to_pylist()))
+                out.num_matched = len(delete_ids)
             else:
                 joined = _concat_side_by_side(_prefixed(target.take(ti), "t."), _prefixed(_take(src, si), "s."))
                 remaining = joined
@@ -850,6 +923,7 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                         sel, remaining = remaining.filter(mask), remaining.filter(pc.invert(mask))
                     if sel.num_rows == 0:
                         continue
+                    out.num_matched += sel.num_rows
                     if c.delete:
                         delete_ids.extend(sel["t." + ROW_ID].to_pylist())
                         continue
@@ -860,18 +934,10 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                                     else _combine(sel["t." + col]))
                     update_parts.append((_combine(sel["t." + ROW_ID]), new, {col: sel["t." + col] for col in union}))
         if update_parts and union:
-            row_ids = pa.concat_arrays([p[0] for p in update_parts])
-            new = {c: pa.concat_arrays([_combine(p[1][c]) for p in update_parts]) for c in union}
-            old = {c: pa.concat_arrays([_combine(p[2][c]) for p in update_parts]) for c in union}
-            tbl, cols = _changed_update(row_ids, new, old, union)
-            if tbl is not None:
-                msgs.extend(_row_id_update(upd, tbl, cols, base))
-        if delete_ids:
-            deleter = getattr(upd, "_delete_by_row_id", None)
-            if deleter is None:
-                raise UnsupportedError("merge_into: WhenMatched.delete needs deletes by deletion vector "
-                                       "(TableUpdate._delete_by_row_id), which this paimonc build lacks")
-            msgs.extend(deleter(delete_ids))
+            out.row_ids = pa.concat_arrays([p[0] for p in update_parts])
+            out.new = {c: pa.concat_arrays([_combine(p[1][c]) for p in update_parts]) for c in union}
+            out.old = {c: pa.concat_arrays([_combine(p[2][c]) for p in update_parts]) for c in union}
+        out.delete_ids = delete_ids
         if not_matched and src.num_rows:
             if target.num_rows:
                 keep = _join_indices(src_keys, tkeys, "left anti")
@@ -891,11 +957,9 @@ def merge_into(upd, source, *, on, when_matched=(), when_not_matched=(), commit_
                 if sel.num_rows == 0:
                     continue
                 arrays = [(_resolve(c.spec[f], sel, schema.field(f).type, f) if f in c.spec
-                           else pa.nulls(sel.num_rows, schema.field(f).type)) for f in fields]
-                parts.append(pa.Table.from_arrays(arrays, names=fields))
+                           else pa.nulls(sel.num_rows, schema.field(f).type)) for f in self.fields]
+                parts.append(pa.Table.from_arrays(arrays, names=self.fields))
             if parts:
-                ins = pa.concat_tables(parts)
-                msgs.extend(_append(upd, ins, commit_identifier))
-        return msgs
-
-    return _with_retries(attempt)
+                out.inserts = pa.concat_tables(parts)
+                out.num_inserted = out.inserts.num_rows
+        return out

@@ -50,13 +50,24 @@ def plan_row_id_ranges(table, rows_per_commit, snapshot_id=None):
     return [[Range(a, b) for a, b in batch] for batch in batches]
 
 
-def process_row_id_ranges(table, *, rows_per_commit, processor, snapshot_id=None):
+def process_row_id_ranges(table, *, rows_per_commit, processor, snapshot_id=None, progress=None):
     """Plans once, then calls ``processor(list[Range])`` for each batch in
-    row-id order, synchronously. Returns the number of batches processed."""
+    row-id order, synchronously. Returns the number of batches processed.
+    ``progress``: True for a bar over the rows of the batches done, a
+    callable (rows, total), or None (see paimonc.progress)."""
+    from .progress import make_progress
     _check_rows(rows_per_commit)
     if not callable(processor):
         raise ValueError("processor must be callable.")
     batches = plan_row_id_ranges(table, rows_per_commit, snapshot_id)
-    for batch in batches:
-        processor(batch)
+    total = sum(r.count() for b in batches for r in b)
+    bar = make_progress(progress, "row-id ranges", total)
+    done = 0
+    try:
+        for batch in batches:
+            processor(batch)
+            done += sum(r.count() for r in batch)
+            bar.update(done, total)
+    finally:
+        bar.close()
     return len(batches)

@@ -425,16 +425,41 @@ class TableRead:
                                   to_tensor_fn, shuffle, seed, buffer_size, max_buffer_input_splits,
                                   auto_detect_rank, sharding_rank, sharding_world_size)
 
+    def to_ray(self, splits, *, ray_remote_args=None, concurrency=None, override_num_blocks=None, **read_args):
+        """The splits' rows as a ray.data.Dataset: Ray tasks read groups of
+        splits natively (paimonc.ray; needs ``ray[data]``)."""
+        from .ray.datasource import to_ray
+        return to_ray(self, splits, ray_remote_args=ray_remote_args, concurrency=concurrency,
+                      override_num_blocks=override_num_blocks, **read_args)
+
     def to_arrow_batch_reader(self, splits):
         """A pyarrow.RecordBatchReader streaming the splits' rows."""
         return _reader_from_capsule(self._rb.read(_splits_native(splits)))
 
-    def to_arrow(self, splits, parallelism=None):
-        """All rows of the splits as one pyarrow.Table (in split order)."""
-        return self.to_arrow_batch_reader(splits).read_all()
+    def to_arrow(self, splits, parallelism=None, *, progress=None):
+        """All rows of the splits as one pyarrow.Table (in split order).
+        ``progress``: True for a progress bar, a callable (rows, total), or
+        None (see paimonc.progress)."""
+        from .progress import _Null, make_progress
+        splits = list(splits)
+        reader = self.to_arrow_batch_reader(splits)
+        bar = make_progress(progress, "reading", sum(s.row_count for s in splits))
+        if isinstance(bar, _Null):
+            return reader.read_all()
+        import pyarrow as pa
+        batches, n = [], 0
+        try:
+            for b in reader:
+                batches.append(b)
+                n += b.num_rows
+                bar.update(n)
+            bar.update(n, n)
+        finally:
+            bar.close()
+        return pa.Table.from_batches(batches, schema=reader.schema)
 
-    def to_pandas(self, splits, parallelism=None):
-        return self.to_arrow(splits).to_pandas()
+    def to_pandas(self, splits, parallelism=None, *, progress=None):
+        return self.to_arrow(splits, progress=progress).to_pandas()
 
     def to_iterator(self, splits):
         """Rows as dicts (column name -> Python value)."""

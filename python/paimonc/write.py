@@ -62,6 +62,32 @@ class CommitMessage:
             self.file_count, self.row_count, self.index_count)
 
 
+def _counting_reader(data, bar):
+    """A RecordBatchReader over data that reports rows to bar as the
+    native writer pulls batches."""
+    import pyarrow as pa
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    if isinstance(data, pa.Table):
+        schema, batches = data.schema, data.to_batches(max_chunksize=65536)
+    elif isinstance(data, pa.RecordBatchReader):
+        schema, batches = data.schema, data
+    elif hasattr(data, "__arrow_c_stream__"):
+        r = pa.RecordBatchReader.from_stream(data)
+        schema, batches = r.schema, r
+    else:
+        raise TypeError("write_arrow expects Arrow data, not {}".format(type(data).__name__))
+    total = getattr(data, "num_rows", None)
+
+    def gen():
+        n = 0
+        for b in batches:
+            yield b
+            n += b.num_rows
+            bar.update(n, total)
+    return pa.RecordBatchReader.from_batches(schema, gen())
+
+
 def _native_messages(messages):
     out = []
     for m in messages:
@@ -146,9 +172,19 @@ class TableWrite(Closing):
         from .blob import _stream_read
         self._w.set_blob_stream(_stream_read)
 
-    def write_arrow(self, data):
+    def write_arrow(self, data, *, progress=None):
         """Writes a pyarrow Table / RecordBatch / RecordBatchReader, or anything
-        exporting the Arrow PyCapsule interface (zero copy)."""
+        exporting the Arrow PyCapsule interface (zero copy). ``progress``:
+        True for a progress bar, a callable (rows, total), or None (see
+        paimonc.progress)."""
+        from .progress import _Null, make_progress
+        bar = make_progress(progress, "writing", getattr(data, "num_rows", None))
+        if not isinstance(bar, _Null):
+            try:
+                self._w.write_stream(_counting_reader(data, bar).__arrow_c_stream__())
+            finally:
+                bar.close()
+            return
         if hasattr(data, "__arrow_c_array__") and not hasattr(data, "to_batches"):
             schema_cap, array_cap = data.__arrow_c_array__()
             self._w.write_batch(schema_cap, array_cap)
@@ -191,6 +227,18 @@ class TableWrite(Closing):
                 dataframe[n] = [_to_blob_cell(v) for v in dataframe[n]]
         batch = pa.RecordBatch.from_pandas(dataframe, schema=schema, preserve_index=False)
         self.write_arrow(batch)
+
+    def write_ray(self, dataset, overwrite=False, concurrency=None, ray_remote_args=None,
+                  hash_fixed_precluster="auto", static_partition=None):
+        """Writes a ray.data.Dataset with Ray tasks and commits once on the
+        driver (pypaimon's TableWrite.write_ray; this writer itself stays
+        unused). Returns a paimonc.ray.PaimonWriteResult or None."""
+        from .ray.datasink import write_ray
+        # a writer from an overwrite() builder overwrites, as its commit would
+        overwrite = bool(overwrite) or self.static_partition is not None
+        return write_ray(self.table, dataset, overwrite=overwrite, concurrency=concurrency,
+                         ray_remote_args=ray_remote_args, hash_fixed_precluster=hash_fixed_precluster,
+                         static_partition=static_partition if static_partition is not None else self.static_partition)
 
     @property
     def row_count(self):

@@ -203,6 +203,9 @@ static const struct {
 	{ "file.compression", "compression", "zstd" },
 	{ "file.compression.zstd-level", "compression.level", NULL },
 	{ "parquet.page.size", "page.size", NULL },
+	/* parquet-java's ParquetOutputFormat key (default 20,000): smaller pages
+	 * make point lookups (row ranges from an index) decode less */
+	{ "parquet.page.row.count.limit", "page.row-limit", NULL },
 	{ "parquet.enable.dictionary", "dictionary", NULL },
 };
 

@@ -675,3 +675,36 @@ def test_like_translation_and_unsupported():
     with pytest.raises(InvalidArgumentError):
         pb.equal("s", None)
     assert pb.and_predicates([]) is None and pb.or_predicates([pb.is_null("s")]).method == "isNull"
+
+
+def test_parquet_page_row_count_limit_option(tmp_path):
+    """parquet.page.row.count.limit (parquet-java's key) caps the rows of
+    each data page, so an index point lookup decodes less; pypaimon reads
+    the table."""
+    import glob
+    import numpy as np
+    import pypaimon
+    from paimonc.parquet import read_metadata
+    wh = str(tmp_path / "w")
+    cat = paimonc.CatalogFactory.create({"warehouse": wh})
+    cat.create_database("d", True)
+    cat.create_table("d.t", paimonc.Schema(fields=[("id", "BIGINT"), ("x", "DOUBLE")],
+                                           options={"parquet.page.row.count.limit": "700"}), False)
+    t = cat.get_table("d.t")
+    data = pa.table({"id": np.arange(10_000), "x": np.random.default_rng(1).random(10_000)})
+    wb = t.new_batch_write_builder()
+    w = wb.new_write()
+    w.write_arrow(data)
+    wb.new_commit().commit(w.prepare_commit())
+    (f,) = glob.glob(wh + "/d.db/t/bucket-0/*.parquet")
+    for col in read_metadata(f, pages=True)["row_groups"][0]["columns"]:
+        sizes = [p["num_values"] for p in col["pages"] if p["type"] == "DATA_PAGE"]
+        assert sum(sizes) == 10_000 and max(sizes) == 700 and len(sizes) == 15
+    pt = pypaimon.CatalogFactory.create({"warehouse": wh}).get_table("d.t")
+    rb = pt.new_read_builder()
+    assert rb.new_read().to_arrow(rb.new_scan().plan().splits()).sort_by("id").equals(data)
+    with pytest.raises(paimonc.InvalidArgumentError, match="parquet.page.row.count.limit"):
+        t2 = t.copy({"parquet.page.row.count.limit": "0"})
+        w = t2.new_batch_write_builder().new_write()
+        w.write_arrow(data)
+        w.prepare_commit()

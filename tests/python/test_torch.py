@@ -263,4 +263,49 @@ def test_packed_blobs_share_the_arrow_buffer(table):
     assert p.offsets[0] == 0 and p.values.data_ptr() == rb.column("img").buffers()[2].address + \
         int(np.frombuffer(rb.column("img").buffers()[1], np.int64)[rb.column("img").offset])
     with pytest.raises(ValueError, match="blobs must be"):
-        to_tensors(rb, blobs="lazy")
+        to_tensors(rb, blobs="mmap")
+
+
+def test_lazy_blobs_read_on_demand(table):
+    """blobs='lazy' over a blob-as-descriptor read: workers send BlobRefs
+    (descriptors), the payload is read only by to_data()."""
+    import functools
+    from paimonc.torch_dataset import to_tensors
+    read, splits = _read(table)
+    want = {r["id"]: r["img"] for r in read.to_arrow(splits).select(["id", "img"]).to_pylist()}
+    desc = table.copy({"blob-as-descriptor": "true"})
+    rb = desc.new_read_builder().with_projection(["id", "img"])
+    dsplits = rb.new_scan().plan().splits()
+    ds = rb.new_read().to_torch(dsplits, streaming=True, batch_format="torch", batch_size=50,
+                                to_tensor_fn=functools.partial(to_tensors, blobs="lazy"))
+    seen = 0
+    for b in DataLoader(ds, batch_size=None, num_workers=2):
+        for i, ref in zip(b["id"].tolist(), b["img"]):
+            assert isinstance(ref, paimonc.BlobRef)
+            assert ref.to_data() == want[i] and len(ref) == len(want[i])
+            seen += 1
+    assert seen == TOTAL
+    inline = to_tensors(next(iter(read.to_arrow_batch_reader(splits[:1]))).slice(0, 3), blobs="lazy")["img"]
+    assert [type(x).__name__ for x in inline] == ["BlobData"] * 3
+
+
+def test_batch_rows_equals_to_pylist():
+    """The fast row conversion gives exactly RecordBatch.to_pylist()."""
+    import datetime as dt
+    from paimonc.torch_dataset import batch_rows
+    rng = np.random.default_rng(4)
+    n = 5000
+    vec = pa.FixedSizeListArray.from_arrays(pa.array(rng.random(n * 3, dtype=np.float32)), 3)
+    vec_null = pa.FixedSizeListArray.from_arrays(pa.array([None if i % 7 == 0 else float(i) for i in range(n * 2)],
+                                                          pa.float64()), 2)
+    batch = pa.RecordBatch.from_pydict({
+        "i8": pa.array(rng.integers(-128, 127, n), pa.int8()), "u64": pa.array(rng.integers(0, 2**63, n), pa.uint64()),
+        "f32": pa.array(rng.random(n, dtype=np.float32)), "b": pa.array(rng.random(n) < 0.5),
+        "inull": pa.array([None if i % 3 == 0 else i for i in range(n)], pa.int32()),
+        "ts": pa.array([dt.datetime(2020, 1, 1) + dt.timedelta(seconds=i) for i in range(n)], pa.timestamp("us")),
+        "vec": vec, "vec_null": vec_null, "s": pa.array(["s%d" % i for i in range(n)]),
+    }).slice(123, 4500)
+    got = list(batch_rows(batch))
+    assert got == batch.to_pylist()
+    assert [type(v) for v in got[0].values()] == [type(v) for v in batch.to_pylist()[0].values()]
+    assert list(batch_rows(pa.Table.from_batches([batch, batch]))) == batch.to_pylist() * 2

@@ -65,6 +65,14 @@ static void test_write_options(void)
 	CHECK_OK(pm_strmap_set(&m, "parquet.page.size", "lots"));
 	CHECK_RC(f->write_options(&m, &o), PAIMON_EINVAL);
 	CHECK_MSG("parquet.page.size");
+	CHECK_OK(pm_strmap_set(&m, "parquet.page.size", "64 kb"));
+	CHECK_OK(pm_strmap_set(&m, "parquet.page.row.count.limit", "0"));
+	CHECK_RC(f->write_options(&m, &o), PAIMON_EINVAL);
+	CHECK_MSG("parquet.page.row.count.limit");
+	CHECK_OK(pm_strmap_set(&m, "parquet.page.row.count.limit", "1000"));
+	CHECK_OK(f->write_options(&m, &o));
+	CHECK(o != NULL);
+	f->write_options_free(o);
 	pm_strmap_dispose(&m);
 }
 
