@@ -45,9 +45,9 @@ from paimonc import PredicateBuilder
 
 from mmdemo import embed, report, sources
 
-# The Ray back-fill API, pypaimon 2.1.0's signatures. Until paimonc.ray lands
-# (issue 14) pypaimon's implementation runs it on the same on-disk table.
-from pypaimon.ray import process_row_id_ranges, update_by_row_id  # -> from paimonc.ray import ...
+# The Ray back-fill API, pypaimon 2.1.0's signatures (`from pypaimon.ray import ...`
+# runs the same pipeline on the same table, more slowly).
+from paimonc.ray import process_row_id_ranges, update_by_row_id
 BACKFILL_BACKEND = process_row_id_ranges.__module__.split(".")[0] + ".ray"
 
 TABLE = "ml.corpus"
@@ -223,7 +223,8 @@ def backfill(ray, actors, table, cfg, catalog_options, stop_after):
     already = count(table, PredicateBuilder.and_predicates([man, pb.is_not_null("embedding")]))
     if already:
         print("resuming: {} man pages already have an embedding and are skipped".format(already))
-    st = {"batches": 0, "commits": 0, "empty_batches": 0, "embedded": 0, "embed_seconds": 0.0}
+    st = {"batches": 0, "commits": 0, "empty_batches": 0, "embedded": 0, "embed_seconds": 0.0,
+          "commit_seconds": 0.0}
 
     def process(ranges):                                 # one batch: whole row-id file groups
         st["batches"] += 1
@@ -236,12 +237,16 @@ def backfill(ray, actors, table, cfg, catalog_options, stop_after):
             st["empty_batches"] += 1
             print("  batch {}: rows {}..{}: nothing to embed".format(st["batches"], pairs[0][0], pairs[-1][1]))
             return
-        st["embed_seconds"] += time.perf_counter() - t
+        t_embed = time.perf_counter() - t
+        st["embed_seconds"] += t_embed
+        t = time.perf_counter()
         res = update_by_row_id(TABLE, src, catalog_options, update_cols=["embedding"])
+        t_commit = time.perf_counter() - t
+        st["commit_seconds"] += t_commit
         st["commits"] += 1
         st["embedded"] += res["num_updated"]
-        print("  batch {}: rows {}..{}: {} embedded and committed ({:.1f} s)".format(
-            st["batches"], pairs[0][0], pairs[-1][1], res["num_updated"], time.perf_counter() - t), flush=True)
+        print("  batch {}: rows {}..{}: {} read + embedded in {:.1f} s, update_by_row_id committed in {:.1f} s"
+              .format(st["batches"], pairs[0][0], pairs[-1][1], res["num_updated"], t_embed, t_commit), flush=True)
         if stop_after and st["commits"] >= stop_after:
             raise BackfillInterrupted("stopped after {} committed batches (--stop-after-batches)".format(
                 st["commits"]))
@@ -254,6 +259,7 @@ def backfill(ray, actors, table, cfg, catalog_options, stop_after):
             "rows_per_commit": cfg["rows_per_commit"], "batches": st["batches"], "commits": st["commits"],
             "empty_batches": st["empty_batches"], "embedded_this_run": st["embedded"], "skipped_rows": already,
             "non_null_after": non_null, "seconds": round(secs, 3),
+            "embed_seconds": round(st["embed_seconds"], 3), "commit_seconds": round(st["commit_seconds"], 3),
             "rows_per_second": st["embedded"] / secs if secs else 0.0}
 
 

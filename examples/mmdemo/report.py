@@ -27,11 +27,13 @@ def print_report(r, out=print):
     out("  {:<34} {}".format("total", _fmt_s(r["total_seconds"])))
     b = r["backfill"]
     out("")
-    out("embedding back-fill ({}, {} Ray workers, max_seq_length {})".format(b["backend"], b["workers"],
-                                                                               b["max_seq_length"]))
-    out("  this run: {} rows embedded in {} commits over {} batches ({:.1f} rows/s);"
-        .format(b["embedded_this_run"], b["commits"], b["batches"], b["rows_per_second"]))
-    out("  skipped as already done (an earlier run): {} rows; batches with nothing to do: {}"
+    out("embedding back-fill ({}, {} Ray embedding actor(s), max_seq_length {}, {} rows per commit)".format(
+        b["backend"], b["workers"], b["max_seq_length"], b["rows_per_commit"]))
+    out("  this run: {} rows embedded over {} batches, {} commit(s): {:.1f} rows/s overall"
+        .format(b["embedded_this_run"], b["batches"], b["commits"], b["rows_per_second"]))
+    out("  time: reading + embedding {:.1f} s, update_by_row_id commits {:.1f} s".format(
+        b["embed_seconds"], b["commit_seconds"]))
+    out("  skipped, already embedded by an earlier run: {} rows; batches with nothing to do: {}"
         .format(b["skipped_rows"], b["empty_batches"]))
     out("  embeddings now non-null: {} of {} man pages".format(b["non_null_after"], rows["man"]))
     out("")
