@@ -38,6 +38,9 @@ cd "$root/examples"
 echo
 echo "--- the same table through the paimonc CLI ---"
 cli="$root/build/paimonc --warehouse $wh"
+# the CLI loads the full-text engine from the paimon-ftindex wheel (the Python package finds it itself)
+export PAIMONC_FTINDEX_LIB=${PAIMONC_FTINDEX_LIB:-$("$root/.venv/bin/python" -c \
+  'import os, paimon_ftindex; print(os.path.join(os.path.dirname(paimon_ftindex.__file__), "libpaimon_ftindex_ffi.so"))')}
 $cli table describe ml.corpus
 echo
 $cli snapshots ml.corpus

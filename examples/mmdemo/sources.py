@@ -174,11 +174,48 @@ _MDOC_CALLS = re.compile(r"^(?:Ar|Op|Oo|Oc|Fl|Pa|Xr|Nm|Cm|Ic|Li|Em|Sy|Va|Dv|Er|E
                          r"Xo|Xc|Eo|Ec|At|Vt|Tn|Ms|Cd|Ms|Bf|Ef|Dl|It|Ss|Sh|Nd)$")
 
 
+def _mdoc_line(tokens, state):
+    """An mdoc(7) line (macro name first) to text: `Fl x` -> -x, `Xr ls 1`
+    -> ls(1), a bare `Nm` -> the page name, `Ns` joins, other macro names
+    are dropped and their arguments kept."""
+    out, i, glue = [], 0, False
+    while i < len(tokens):
+        tok = tokens[i]
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        word = None
+        if tok == "Fl":
+            if nxt is not None and not _MDOC_CALLS.match(nxt):
+                word, i = "-" + nxt, i + 1
+            else:
+                word = "-"
+        elif tok == "Nm":
+            if nxt is not None and not _MDOC_CALLS.match(nxt):
+                state.setdefault("name", nxt)
+                word, i = nxt, i + 1
+            else:
+                word = state.get("name", "")
+        elif tok == "Xr" and nxt is not None and i + 2 < len(tokens):
+            word, i = "{}({})".format(nxt, tokens[i + 2]), i + 2
+        elif tok == "Ns":
+            glue = True
+        elif not _MDOC_CALLS.match(tok):
+            word = tok
+        if word:
+            if glue and out:
+                out[-1] += word
+            else:
+                out.append(word)
+            glue = False
+        i += 1
+    return render_text(" ".join(out))
+
+
 def troff_to_text(src):
     """Plain text of a man(7) / mdoc(7) page: headings on their own lines,
     paragraphs separated by blank lines, macro calls and escapes gone."""
     text = src.decode("utf-8", "replace") if isinstance(src, bytes) else src
     out = []
+    mdoc = {}
     skipping_def = False
     in_table_spec = False
     for raw in text.splitlines():
@@ -191,7 +228,7 @@ def troff_to_text(src):
             if line.rstrip().endswith("."):
                 in_table_spec = False
             continue
-        if line.startswith((".", "'")) and len(line) > 1:
+        if line.startswith((".", "'")):                  # a request or macro call ("." alone: none)
             body = line[1:].lstrip()
             if body.startswith('\\"') or body.startswith("\\#") or not body:
                 continue
@@ -214,28 +251,22 @@ def troff_to_text(src):
                 continue
             if name in _SKIP:
                 continue
-            if name in ("IP", "It"):
-                args = _args(rest)
-                if name == "IP":
-                    args = args[:1]
-                words = [a for a in args if not _MDOC_CALLS.match(a)]
-                out.append("")
-                if words:
-                    out.append(render_text(" ".join(words)))
-                continue
             args = _args(rest)
-            if name in _ALTERNATING:
+            if name == "IP":                           # man(7) tagged paragraph: the tag
+                out.append("")
+                if args:
+                    out.append(render_text(args[0]))
+            elif name == "It":                         # mdoc list item
+                out.append("")
+                out.append(_mdoc_line(args, mdoc))
+            elif name in _ALTERNATING:
                 out.append(render_text("".join(args)))
             elif name == "Nd":
                 out.append("- " + render_text(" ".join(args)))
-            elif name == "Fl":
-                out.append(" ".join("-" + render_text(a) for a in args if not _MDOC_CALLS.match(a)) or "-")
-            elif name == "Xr" and len(args) >= 2:
-                out.append("%s(%s)" % (render_text(args[0]), args[1]) + "".join(args[2:]))
+            elif _MDOC_CALLS.match(name):
+                out.append(_mdoc_line([name] + args, mdoc))
             else:
-                words = [a for a in args if not _MDOC_CALLS.match(a)]
-                if words:
-                    out.append(render_text(" ".join(words)))
+                out.append(render_text(" ".join(args)))
             continue
         out.append(render_text(line))
     # join lines into paragraphs
