@@ -125,8 +125,11 @@ def count(table, predicate):
 def ingest(catalog, cfg, resume):
     catalog.create_database("ml", True)
     if resume and TABLE.split(".")[1] in catalog.list_tables("ml"):
-        print("table {} exists: resuming, nothing ingested".format(TABLE))
-        return catalog.get_table(TABLE), None
+        table = catalog.get_table(TABLE)
+        if TAG in table.list_tags():                   # tagged right after a complete ingest
+            print("table {} exists: resuming, nothing ingested".format(TABLE))
+            return table, None
+        print("table {} exists without tag {}: its ingest did not finish, starting over".format(TABLE, TAG))
     catalog.drop_table(TABLE, True)                    # a fresh run starts from scratch
     catalog.create_table(TABLE, SCHEMA, False)
     table = catalog.get_table(TABLE)
@@ -190,15 +193,16 @@ def write(table, data):
 def start_ray(cfg, catalog_options):
     import ray
     here = os.path.dirname(os.path.abspath(__file__))
-    # the workers import mmdemo (and paimonc) as this process does
+    # a private local cluster: its workers inherit this environment and import
+    # mmdemo (and paimonc) as this process does
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in [here, os.environ.get("PYTHONPATH", "")] if p)
     cores = os.cpu_count() or 2
-    ray.init(num_cpus=cores, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING,
-             configure_logging=True)
+    ray.init(address="local", num_cpus=cores, include_dashboard=False, log_to_driver=False,
+             logging_level=logging.WARNING)
     _quiet_ray_data()
     workers = max(1, min(cfg["workers"], cores))
-    # Half a CPU each: the actors stay alive through the back-fill, and Ray
-    # Data's update tasks still find a CPU to run on.
+    # Half a CPU each: the actors stay alive through the back-fill, and the
+    # Ray tasks of update_by_row_id still find a CPU to run on.
     actor = ray.remote(num_cpus=0.5)(embed.Embedder)
     actors = [actor.remote(catalog_options, TABLE, cfg["max_seq_length"], max(1, cores // workers))
               for _ in range(workers)]
@@ -296,7 +300,7 @@ def hits(table, result, limit=5):
     return [dict(rows[i], score=float(scores[i])) for i in ids if i in rows]
 
 
-def recall_curve(table, actors, ray, cfg, tm):
+def recall_curve(table, actors, ray, cfg):
     pb = table.new_read_builder().new_predicate_builder()
     data = read_arrow(table, ["_ROW_ID", "title", "section", "embedding"],
                       PredicateBuilder.and_predicates([pb.equal("kind", "man"), pb.is_not_null("embedding")]))
@@ -465,7 +469,7 @@ def main(argv=None):
         table = catalog.get_table(TABLE)
         n_index = build_indexes(table, cfg, tm)
         with tm.stage("5a search: recall curve"):
-            search, exact_data = recall_curve(table, actors, ray, cfg, tm)
+            search, exact_data = recall_curve(table, actors, ray, cfg)
         with tm.stage("5b search: semantic, full-text, hybrid, filtered"):
             search["examples"] = example_searches(table, actors, ray, cfg, exact_data)
     finally:

@@ -85,7 +85,7 @@ def test_small_pipeline_interrupted_then_resumed(tmp_path):
     p2, t2 = _run([wh, "--small", "--resume", "--png", png])
     assert p2.returncode == 0, p2.stdout[-3000:] + p2.stderr[-3000:]
     print("interrupted run {:.1f} s, resumed run {:.1f} s".format(t1, t2))
-    print("\n".join(ln for ln in (p1.stdout + p2.stdout).splitlines() if ln.startswith("    (") or ln.startswith("---")))
+    print("\n".join(ln for ln in (p1.stdout + p2.stdout).splitlines() if ln.startswith(("    (", "---"))))
     with open(os.path.splitext(png)[0] + ".json") as f:
         r = json.load(f)
 
