@@ -166,18 +166,34 @@ void pm_bits_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src
 	int64_t i = 0;
 	if (n <= 0)
 		return;
-	if (((dst_off | src_off) & 7) == 0) {
-		memcpy(dst + (dst_off >> 3), src + (src_off >> 3), (size_t)(n >> 3));
-		i = n & ~(int64_t)7;
-	} else if ((dst_off & 7) == 0) {
-		/* whole destination bytes from a shifted source */
-		int s = (int)(src_off & 7);
-		const uint8_t *sp = src + (src_off >> 3);
-		uint8_t *dp = dst + (dst_off >> 3);
-		int64_t nb = n >> 3, k;
-		for (k = 0; k < nb; k++)
-			dp[k] = (uint8_t)((sp[k] >> s) | (sp[k + 1] << (8 - s)));
-		i = nb * 8;
+	/* head: single bits until the destination is byte aligned */
+	for (; i < n && ((dst_off + i) & 7); i++) {
+		int64_t si = src_off + i, di = dst_off + i;
+		if ((src[si >> 3] >> (si & 7)) & 1)
+			dst[di >> 3] |= (uint8_t)(1u << (di & 7));
+		else
+			dst[di >> 3] &= (uint8_t)~(1u << (di & 7));
+	}
+	if (n - i >= 8) {
+		int64_t so = src_off + i, nb = (n - i) >> 3, k = 0;
+		int s = (int)(so & 7);
+		const uint8_t *sp = src + (so >> 3);
+		uint8_t *dp = dst + ((dst_off + i) >> 3);
+		if (s == 0) {
+			memcpy(dp, sp, (size_t)nb);
+		} else {
+			/* the nb destination bytes take bits from source bytes
+			 * 0..nb, so sp[k + 8] exists while k + 8 <= nb */
+			for (; k + 8 <= nb; k += 8) {
+				uint64_t w;
+				memcpy(&w, sp + k, 8);
+				w = (w >> s) | ((uint64_t)sp[k + 8] << (64 - s));
+				memcpy(dp + k, &w, 8);
+			}
+			for (; k < nb; k++)
+				dp[k] = (uint8_t)((sp[k] >> s) | (sp[k + 1] << (8 - s)));
+		}
+		i += nb * 8;
 	}
 	for (; i < n; i++) {
 		int64_t si = src_off + i, di = dst_off + i;
@@ -265,8 +281,7 @@ int pm_bitmap_append_run(pm_bitmap_builder *bb, int valid, int64_t n)
 
 int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t n)
 {
-	int64_t i, nulls = 0;
-	uint8_t *bits;
+	int64_t i, ones = 0;
 	int rc;
 	if (n <= 0)
 		return 0;
@@ -276,19 +291,28 @@ int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t 
 			;
 	if ((rc = bm_prepare(bb, n, i == n)) != 0)
 		return rc > 0 ? 0 : rc;
-	bits = bb->buf.data;
-	for (i = 0; i < n; i++) {
-		int64_t k = bb->length + i;
-		uint8_t m = (uint8_t)(1u << (k & 7));
-		if (valid[i]) {
-			bits[k >> 3] |= m;
-		} else {
-			bits[k >> 3] &= (uint8_t)~m;
-			nulls++;
+	/* eight bytes -> one byte of bits (multiplying gathers byte j's low
+	 * bit into bit j of the top byte), written 64 bits at a time */
+	for (i = 0; i < n; i += 64) {
+		int64_t m = n - i < 64 ? n - i : 64, j;
+		uint64_t w = 0;
+		uint8_t b8[8];
+		for (j = 0; j + 8 <= m; j += 8) {
+			uint64_t x;
+			memcpy(&x, valid + i + j, 8);
+			/* 0x80 in each non-zero byte, then moved down to 0x01 */
+			x = ((((x & UINT64_C(0x7f7f7f7f7f7f7f7f)) + UINT64_C(0x7f7f7f7f7f7f7f7f)) | x) >>
+			     7) & UINT64_C(0x0101010101010101);
+			w |= ((x * UINT64_C(0x0102040810204080)) >> 56) << j;
 		}
+		for (; j < m; j++)
+			w |= (uint64_t)(valid[i + j] != 0) << j;
+		ones += __builtin_popcountll(w);
+		memcpy(b8, &w, 8);
+		pm_bits_copy(bb->buf.data, bb->length + i, b8, 0, m);
 	}
 	bb->length += n;
-	bb->null_count += nulls;
+	bb->null_count += n - ones;
 	return 0;
 }
 
@@ -305,6 +329,15 @@ int pm_bitmap_append_bits(pm_bitmap_builder *bb, const uint8_t *src, int64_t src
 	bb->length += n;
 	bb->null_count += n - valid;
 	return 0;
+}
+
+void pm_bitmap_drop_valid(pm_bitmap_builder *bb, int64_t n)
+{
+	if (n <= 0 || n > bb->length)
+		return;
+	bb->length -= n;
+	if (bb->buf.data)
+		bb->buf.len = (size_t)((bb->length + 7) >> 3);
 }
 
 int pm_bitmap_get(const pm_bitmap_builder *bb, int64_t i)

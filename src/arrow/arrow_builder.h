@@ -63,6 +63,9 @@ int pm_bitmap_append_bytes(pm_bitmap_builder *bb, const uint8_t *valid, int64_t 
 /* Appends n entries from a bitmap starting at bit src_off. */
 int pm_bitmap_append_bits(pm_bitmap_builder *bb, const uint8_t *src, int64_t src_off, int64_t n);
 /* 1 if entry i is valid. */
+/* Removes the last n entries, which must all be valid (a decoder appended
+ * them and the caller replaces them with its own validity). */
+void pm_bitmap_drop_valid(pm_bitmap_builder *bb, int64_t n);
 int pm_bitmap_get(const pm_bitmap_builder *bb, int64_t i);
 void pm_bitmap_dispose(pm_bitmap_builder *bb);
 

@@ -251,45 +251,106 @@ bad:
 		(long long)d->produced);
 }
 
-int pm_pq_rle_levels_to_validity(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, pm_bitmap_builder *bb,
-	int64_t *n_valid)
+/* Bits pos.. of out: 1 where levels[j] == max_def; *bad set when a level is
+ * above max_def. Returns the number of ones. */
+static int64_t pack_levels(const uint32_t *lv, int64_t n, uint32_t max_def, uint8_t *out, int64_t pos,
+	uint32_t *bad)
+{
+	int64_t i, ones = 0;
+	uint32_t over = 0;
+	for (i = 0; i < n; i += 64) {
+		int64_t m = n - i < 64 ? n - i : 64, j;
+		uint64_t w = 0;
+		uint8_t b8[8];
+		for (j = 0; j < m; j++) {
+			over |= lv[i + j] > max_def;
+			w |= (uint64_t)(lv[i + j] == max_def) << j;
+		}
+		ones += __builtin_popcountll(w);
+		memcpy(b8, &w, 8);
+		pm_bits_copy(out, pos + i, b8, 0, m);
+	}
+	*bad |= over;
+	return ones;
+}
+
+int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint8_t *bits, int64_t *n_valid)
 {
 	uint32_t tmp[256];
-	uint8_t v8[256];
-	pm_pq_run r;
+	int64_t pos = 0, valid = 0;
+	uint32_t bad = 0;
 	int rc;
-	uint32_t i;
-	int64_t valid = 0;
-	while (n > 0) {
-		if ((rc = pm_pq_rle_next_run(d, n < 256 ? (uint32_t)n : 256, tmp, &r)))
-			return rc;
-		if (!r.values) {
-			if (r.value > max_def)
+	while (pos < n) {
+		uint64_t left = (uint64_t)(n - pos);
+		if (d->rle_left) {
+			uint32_t k = left < d->rle_left ? (uint32_t)left : d->rle_left;
+			if (d->rle_value > max_def)
 				goto bad;
-			if ((rc = pm_bitmap_append_run(bb, r.value == max_def, r.count)))
-				return rc;
-			if (r.value == max_def)
-				valid += r.count;
-		} else {
-			uint32_t bad = 0, c = 0;
-			for (i = 0; i < r.count; i++) {
-				bad |= r.values[i] > max_def;
-				v8[i] = r.values[i] == max_def;
-				c += v8[i];
+			pm_bits_set_range(bits, pos, k, d->rle_value == max_def);
+			if (d->rle_value == max_def)
+				valid += k;
+			d->rle_left -= k;
+			d->produced += k;
+			pos += k;
+		} else if (d->buf_pos < d->buf_n) {
+			uint32_t k = d->buf_n - d->buf_pos;
+			if (left < k)
+				k = (uint32_t)left;
+			valid += pack_levels(d->buf + d->buf_pos, k, max_def, bits, pos, &bad);
+			d->buf_pos += k;
+			d->produced += k;
+			pos += k;
+		} else if (d->bp_left) {
+			uint64_t k = left < d->bp_left ? left : d->bp_left;
+			if (d->width == 1 && max_def == 1 && k >= 8) {
+				/* one-bit levels, LSB first: the packed bytes are the bits */
+				k &= ~(uint64_t)7;
+				pm_bits_copy(bits, pos, d->bp_p, 0, (int64_t)k);
+				valid += pm_bits_count(d->bp_p, 0, (int64_t)k);
+				d->bp_p += k / 8;
+			} else if (k >= 32) {
+				k = k < 256 ? k & ~(uint64_t)31 : 256;
+				if ((rc = pm_pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, tmp, (size_t)k)))
+					return rc;
+				valid += pack_levels(tmp, (int64_t)k, max_def, bits, pos, &bad);
+				d->bp_p += (size_t)k * (size_t)d->width / 8;
+			} else {
+				if ((rc = refill(d)))
+					return rc;
+				continue;
 			}
-			if (bad)
-				goto bad;
-			valid += c;
-			if ((rc = pm_bitmap_append_bytes(bb, v8, r.count)))
-				return rc;
+			d->bp_left -= k;
+			d->produced += (int64_t)k;
+			pos += (int64_t)k;
+		} else if ((rc = next_header(d))) {
+			return rc;
 		}
-		n -= r.count;
+		if (bad)
+			goto bad;
 	}
 	*n_valid = valid;
 	return 0;
 bad:
 	return pm_err(PAIMON_ECORRUPT, "RLE %s: definition level above the maximum %u near value %lld", d->what,
 		max_def, (long long)d->produced);
+}
+
+int pm_pq_rle_levels_to_validity(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, pm_bitmap_builder *bb,
+	int64_t *n_valid)
+{
+	uint8_t bits[512];
+	int64_t valid = 0;
+	int rc;
+	while (n > 0) {
+		int64_t m = n < 4096 ? n : 4096, v;
+		if ((rc = pm_pq_rle_levels_to_bits(d, m, max_def, bits, &v)) ||
+		    (rc = pm_bitmap_append_bits(bb, bits, 0, m)))
+			return rc;
+		valid += v;
+		n -= m;
+	}
+	*n_valid = valid;
+	return 0;
 }
 
 /* ---------------------------------------------------------------- legacy */

@@ -90,6 +90,9 @@ int pm_pq_rle_next_run(pm_pq_rle_dec *d, uint32_t max_n, uint32_t *scratch, pm_p
  * the valid entries. */
 int pm_pq_rle_levels_to_validity(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, pm_bitmap_builder *bb,
 	int64_t *n_valid);
+/* The same into bits[] from bit 0 (LSB first; ceil(n / 8) bytes, which need
+ * not be initialised; bits past n in the last byte are left as they were). */
+int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint8_t *bits, int64_t *n_valid);
 
 /* Legacy BIT_PACKED levels (MSB-first, no header): n values of width bits from
  * data; *consumed = ceil(n*width/8). */

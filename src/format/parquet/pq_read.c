@@ -24,6 +24,7 @@
 #include "format/parquet/encoding.h"
 
 #define LIT_CHUNK 4096
+#define FLAT_CHUNK 65536
 
 typedef struct pm_pq_col {
 	struct pm_pq_reader *r;
@@ -822,45 +823,175 @@ static int col_null_slots(pm_pq_col *c, int64_t n)
 	}
 }
 
+/* Spreads the nv dense values at the front of q over ns slots, in place and
+ * back to front: slot i takes the next value down when bit i of bits is set
+ * and 0 otherwise. Whole 64-slot words of ones move with one memmove, words
+ * of zeros are cleared, mixed words go slot by slot without branches (a
+ * null slot reads a value it then masks out). */
+#define SPREAD_T(NAME, T)                                                                         \
+	static void NAME(T *q, const uint8_t *bits, int64_t ns, int64_t nv)                         \
+	{                                                                                           \
+		int64_t i = ns, vi = nv;                                                           \
+		while (i > vi) {                                                                   \
+			int64_t lo = (i - 1) & ~(int64_t)63, m = i - lo, b;                        \
+			uint64_t w = 0, full = m == 64 ? ~UINT64_C(0) : (UINT64_C(1) << m) - 1;    \
+			memcpy(&w, bits + (lo >> 3), (size_t)((m + 7) >> 3));                      \
+			w &= full;                                                                 \
+			if (w == full) {                                                           \
+				memmove(q + lo, q + vi - m, (size_t)m * sizeof(T));                 \
+				vi -= m;                                                           \
+			} else if (w == 0) {                                                       \
+				memset(q + lo, 0, (size_t)m * sizeof(T));                           \
+			} else {                                                                   \
+				for (b = m - 1; b >= 0; b--) {                                     \
+					uint64_t bit = (w >> b) & 1;                               \
+					T x = q[vi - (vi > 0)];                                    \
+					q[lo + b] = (T)(x & (T)(0 - (T)bit));                      \
+					vi -= (int64_t)bit;                                        \
+				}                                                                  \
+			}                                                                          \
+			i = lo;                                                                    \
+		}                                                                                  \
+	}
+SPREAD_T(spread_u8, uint8_t)
+SPREAD_T(spread_u16, uint16_t)
+SPREAD_T(spread_u32, uint32_t)
+SPREAD_T(spread_u64, uint64_t)
+
+static void spread_any(uint8_t *d, size_t w, const uint8_t *bits, int64_t ns, int64_t nv)
+{
+	int64_t i, vi = nv;
+	for (i = ns - 1; i >= 0 && vi < i + 1; i--) {
+		if ((bits[i >> 3] >> (i & 7)) & 1)
+			memmove(d + (size_t)i * w, d + (size_t)(--vi) * w, w);
+		else
+			memset(d + (size_t)i * w, 0, w);
+	}
+}
+
 /* Fixed-width leaves with scattered nulls: decodes the nvals defined values
- * densely in one call, then spreads them in place (back to front) over the
- * nslots slots described by valid[] (one byte per slot), and appends the
- * validity in one go. */
-static int spread_fixed(pm_pq_col *c, const uint8_t *valid, int64_t nslots, int64_t nvals)
+ * densely in one call, spreads them in place over the nslots slots whose
+ * validity is bits[] (LSB first, from bit 0), and appends that validity in
+ * one go. */
+static int spread_fixed(pm_pq_col *c, const uint8_t *bits, int64_t nslots, int64_t nvals)
 {
 	pm_array_builder *ab = c->ab;
 	size_t w = (size_t)ab->width, base;
 	uint8_t *d;
-	int64_t i, vi;
 	int rc;
 	if (nslots <= 0)
 		return 0;
 	if (nslots == nvals) /* all valid: no spreading, one validity run */
 		return (rc = col_values_only(c, nvals)) ? rc : pm_bitmap_append_run(&ab->validity, 1, nslots);
+	if (nvals == 0)
+		return (rc = col_null_slots(c, nslots)) ? rc : pm_bitmap_append_run(&ab->validity, 0, nslots);
 	base = ab->values.len;
 	if ((rc = col_values_only(c, nvals)))
 		return rc;
 	if (nslots > nvals && !pm_ab_values_grow(ab, (size_t)(nslots - nvals) * w))
 		return PAIMON_ENOMEM;
 	d = ab->values.data + base;
-	vi = nvals;
-	if (w == 8) {
-		uint64_t *q = (uint64_t *)(void *)d;
-		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
-			q[i] = valid[i] ? q[--vi] : 0;
-	} else if (w == 4) {
-		uint32_t *q = (uint32_t *)(void *)d;
-		for (i = nslots - 1; i >= 0 && vi < i + 1; i--)
-			q[i] = valid[i] ? q[--vi] : 0;
-	} else {
-		for (i = nslots - 1; i >= 0 && vi < i + 1; i--) {
-			if (valid[i])
-				memcpy(d + (size_t)i * w, d + (size_t)(--vi) * w, w);
-			else
-				memset(d + (size_t)i * w, 0, w);
+	switch (w) {
+	case 1:
+		spread_u8(d, bits, nslots, nvals);
+		break;
+	case 2:
+		spread_u16((uint16_t *)(void *)d, bits, nslots, nvals);
+		break;
+	case 4:
+		spread_u32((uint32_t *)(void *)d, bits, nslots, nvals);
+		break;
+	case 8:
+		spread_u64((uint64_t *)(void *)d, bits, nslots, nvals);
+		break;
+	default:
+		spread_any(d, w, bits, nslots, nvals);
+		break;
+	}
+	return pm_bitmap_append_bits(&ab->validity, bits, 0, nslots);
+}
+
+/* Booleans with scattered nulls: the nvals dense bits, then each valid slot
+ * takes the next one. */
+static int spread_bool(pm_pq_col *c, const uint8_t *bits, int64_t nslots, int64_t nvals)
+{
+	pm_array_builder *ab = c->ab;
+	int64_t base0 = ab->nbits, base, k, j = 0;
+	uint8_t *src, *vals;
+	int rc;
+	if ((rc = col_values_only(c, nvals)) || (rc = scratch(c, (size_t)(nvals / 8 + 8), &src)))
+		return rc;
+	pm_bits_copy(src, 0, ab->values.data, base0, nvals);
+	ab->nbits = base0;
+	if ((rc = bool_grow(ab, nslots, &base)))
+		return rc;
+	vals = ab->values.data;
+	for (k = 0; k < nslots; k += 64) {
+		int64_t m = nslots - k < 64 ? nslots - k : 64;
+		uint64_t w = 0;
+		memcpy(&w, bits + (k >> 3), (size_t)((m + 7) >> 3));
+		if (m < 64)
+			w &= (UINT64_C(1) << m) - 1;
+		while (w) {
+			int64_t o = base + k + __builtin_ctzll(w);
+			vals[o >> 3] |= (uint8_t)(((src[j >> 3] >> (j & 7)) & 1) << (o & 7));
+			j++;
+			w &= w - 1;
 		}
 	}
-	return pm_bitmap_append_bytes(&ab->validity, valid, nslots);
+	return pm_bitmap_append_bits(&ab->validity, bits, 0, nslots);
+}
+
+/* Byte arrays with scattered nulls: the nvals values are appended densely,
+ * then their end offsets are spread in place, back to front (a null slot
+ * repeats the offset before it). */
+#define SPREAD_OFFSETS(T)                                                            \
+	do {                                                                            \
+		T *o;                                                                   \
+		int64_t s_, vi = nvals;                                                 \
+		if (!pm_ab_offsets_grow(ab, nslots - nvals))                            \
+			return pm_err_code();                                           \
+		o = (T *)(void *)ab->offsets.data + (ab->offsets.len / sizeof(T) - 1 - (size_t)nslots); \
+		for (s_ = nslots - 1; s_ >= 0 && vi < s_ + 1; s_--) {                   \
+			int64_t bit = (bits[s_ >> 3] >> (s_ & 7)) & 1;                  \
+			o[1 + s_] = o[vi];                                              \
+			vi -= bit;                                                      \
+		}                                                                       \
+	} while (0)
+
+static int spread_binary(pm_pq_col *c, const uint8_t *bits, int64_t nslots, int64_t nvals)
+{
+	pm_array_builder *ab = c->ab;
+	int rc;
+	if ((rc = vals_binary(c, ab, nvals)))
+		return rc;
+	pm_bitmap_drop_valid(&ab->validity, nvals);
+	if (ab->kind == PM_AB_LARGE_BINARY)
+		SPREAD_OFFSETS(int64_t);
+	else
+		SPREAD_OFFSETS(int32_t);
+	return pm_bitmap_append_bits(&ab->validity, bits, 0, nslots);
+}
+
+/* nslots slots of a leaf whose validity is bits[] and nvals of which hold a
+ * value. */
+static int spread_rows(pm_pq_col *c, const uint8_t *bits, int64_t nslots, int64_t nvals)
+{
+	int rc;
+	if (nslots <= 0)
+		return 0;
+	if (nslots == nvals)
+		return col_values(c, nvals);
+	if (nvals == 0)
+		return (rc = col_null_slots(c, nslots)) ? rc : pm_bitmap_append_run(&c->ab->validity, 0, nslots);
+	switch (c->ab->kind) {
+	case PM_AB_FIXED:
+		return spread_fixed(c, bits, nslots, nvals);
+	case PM_AB_BOOL:
+		return spread_bool(c, bits, nslots, nvals);
+	default:
+		return spread_binary(c, bits, nslots, nvals);
+	}
 }
 
 /* ------------------------------------------------------------ reading rows */
@@ -872,6 +1003,20 @@ static int flat_rows(pm_pq_col *c, int64_t k)
 	int rc;
 	if (c->max_def == 0) {
 		return col_values(c, k);
+	}
+	if (c->ab->kind == PM_AB_FIXED || c->ab->kind == PM_AB_BOOL || c->ab->kind == PM_AB_BINARY ||
+	    c->ab->kind == PM_AB_LARGE_BINARY) {
+		/* levels straight to validity bits, values decoded densely and
+		 * spread, FLAT_CHUNK slots at a time */
+		while (k > 0) {
+			int64_t m = k < FLAT_CHUNK ? k : FLAT_CHUNK, nv;
+			if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)(FLAT_CHUNK / 8 + 8))) ||
+			    (rc = pm_pq_rle_levels_to_bits(&c->defd, m, md, c->vbytes, &nv)) ||
+			    (rc = spread_rows(c, c->vbytes, m, nv)))
+				return rc;
+			k -= m;
+		}
+		return 0;
 	}
 	while (k > 0) {
 		pm_pq_run run;
@@ -890,21 +1035,6 @@ static int flat_rows(pm_pq_col *c, int64_t k)
 			} else {
 				return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", run.value, md);
 			}
-		} else if (c->ab->kind == PM_AB_FIXED) {
-			uint8_t *vb;
-			uint32_t i, nv = 0;
-			if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, run.count)))
-				return rc;
-			vb = c->vbytes;
-			for (i = 0; i < run.count; i++) {
-				uint32_t v = run.values[i];
-				if (v > md)
-					return pm_err(PAIMON_ECORRUPT, "definition level %u above the maximum %u", v, md);
-				vb[i] = v == md;
-				nv += vb[i];
-			}
-			if ((rc = spread_fixed(c, vb, run.count, nv)))
-				return rc;
 		} else {
 			uint32_t i = 0, j;
 			while (i < run.count) {
@@ -980,13 +1110,16 @@ static int nested_levels(pm_pq_col *c, int64_t a, int64_t e)
 	if (c->ab->kind == PM_AB_FIXED) {
 		int64_t ns = 0, nv = 0;
 		uint8_t *vb;
-		if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)n)))
+		if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)(n / 8 + 8))))
 			return rc;
 		vb = c->vbytes;
+		memset(vb, 0, (size_t)(n / 8 + 1));
 		for (i = a; i < e; i++) {
 			if (d[i] >= rad) {
-				vb[ns] = d[i] == md;
-				nv += vb[ns++];
+				unsigned v = d[i] == md;
+				vb[ns >> 3] |= (uint8_t)(v << (ns & 7));
+				nv += v;
+				ns++;
 			}
 		}
 		return spread_fixed(c, vb, ns, nv);

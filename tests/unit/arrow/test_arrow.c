@@ -21,6 +21,44 @@ static int bit(const void *bits, int64_t i)
 	return (((const uint8_t *)bits)[i >> 3] >> (i & 7)) & 1;
 }
 
+/* pm_bits_copy at every source and destination offset against a bit-by-bit
+ * copy, with the destination's other bits left alone; pm_bitmap_append_bytes
+ * with non-zero bytes other than 1. */
+static void test_bits_copy(void)
+{
+	uint8_t src[64], dst[64], want[64], bytes[300];
+	uint64_t x = 88172645463325252ull;
+	int so, dof, n, i;
+	pm_bitmap_builder bb;
+	for (i = 0; i < 64; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		src[i] = (uint8_t)x;
+	}
+	for (so = 0; so < 17; so++)
+		for (dof = 0; dof < 17; dof++)
+			for (n = 0; n <= 300 && so + n <= 512 && dof + n <= 512; n += (n < 80 ? 1 : 37)) {
+				memset(dst, 0xA5, sizeof dst);
+				memcpy(want, dst, sizeof dst);
+				for (i = 0; i < n; i++) {
+					int b = bit(src, so + i), d = dof + i;
+					want[d >> 3] = (uint8_t)((want[d >> 3] & ~(1u << (d & 7))) | ((unsigned)b << (d & 7)));
+				}
+				pm_bits_copy(dst, dof, src, so, n);
+				CHECK(memcmp(dst, want, sizeof dst) == 0);
+			}
+	memset(&bb, 0, sizeof bb);
+	CHECK_OK(pm_bitmap_append_run(&bb, 0, 3)); /* unaligned start */
+	for (i = 0; i < 300; i++)
+		bytes[i] = (uint8_t)(i % 5 == 0 ? 0 : (i * 37) & 0xff ? (i * 37) & 0xff : 0x80);
+	CHECK_OK(pm_bitmap_append_bytes(&bb, bytes, 300));
+	CHECK(bb.length == 303 && bb.null_count == 3 + 60);
+	for (i = 0; i < 300; i++)
+		CHECK(pm_bitmap_get(&bb, 3 + i) == (bytes[i] != 0));
+	pm_bitmap_drop_valid(&bb, 1); /* i = 299 is valid */
+	CHECK(bb.length == 302 && bb.null_count == 63);
+	pm_bitmap_dispose(&bb);
+}
+
 static void test_bitmap(void)
 {
 	pm_bitmap_builder bb;
@@ -402,5 +440,5 @@ static void test_oom(void)
 	CHECK(done && nth > 20);
 }
 
-TEST_MAIN(T(test_bitmap), T(test_fixed_and_bool), T(test_binary), T(test_nested), T(test_validate_errors),
+TEST_MAIN(T(test_bitmap), T(test_bits_copy), T(test_fixed_and_bool), T(test_binary), T(test_nested), T(test_validate_errors),
 	T(test_schema_metadata), T(test_stream), T(test_oom))

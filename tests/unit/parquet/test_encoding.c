@@ -278,6 +278,58 @@ static void test_levels(void)
 	pm_buf_dispose(&b);
 }
 
+/* pm_pq_rle_levels_to_bits against the decoded levels: widths 1-3 (width 1
+ * copies the bit-packed bytes), runs and literals, called in uneven pieces
+ * so that pieces start inside runs and at odd bit positions. */
+static void test_levels_to_bits(void)
+{
+	enum { N = 5000 };
+	static uint32_t v[N];
+	static uint8_t bits[N / 8 + 16];
+	int md;
+	for (md = 1; md <= 3; md++) {
+		pm_buf b = PM_BUF_INIT;
+		pm_pq_rle_dec d;
+		int64_t i, pos = 0, valid = 0, want = 0;
+		int w = md == 1 ? 1 : 2;
+		for (i = 0; i < N; i++) {
+			int region = (int)((i / 300) % 3); /* long runs, random, mostly valid */
+			v[i] = region == 0 ? (uint32_t)md : region == 1 ? (uint32_t)(rnd() % (uint64_t)(md + 1))
+								   : (rnd() % 10 ? (uint32_t)md : 0);
+			want += v[i] == (uint32_t)md;
+		}
+		CHECK_OK(pm_pq_rle_encode(&b, v, N, w, 0));
+		CHECK_OK(pm_pq_rle_init(&d, (uint8_t *)b.data, b.len, w, "definition levels"));
+		memset(bits, 0, sizeof bits);
+		while (pos < N) {
+			int64_t k = (int64_t)(rnd() % 700) + 1, nv;
+			uint8_t piece[100];
+			if (k > N - pos)
+				k = N - pos;
+			CHECK_OK(pm_pq_rle_levels_to_bits(&d, k, (uint32_t)md, piece, &nv));
+			pm_bits_copy(bits, pos, piece, 0, k);
+			valid += nv;
+			pos += k;
+		}
+		CHECK(valid == want);
+		for (i = 0; i < N; i++)
+			CHECK((int)((bits[i >> 3] >> (i & 7)) & 1) == (v[i] == (uint32_t)md));
+		/* a level above max_def (possible for md = 2 at width 2) */
+		if (md == 2) {
+			int64_t nv;
+			pm_buf b2 = PM_BUF_INIT;
+			uint32_t bad[40];
+			for (i = 0; i < 40; i++)
+				bad[i] = i == 33 ? 3 : 2;
+			CHECK_OK(pm_pq_rle_encode(&b2, bad, 40, 2, 0));
+			CHECK_OK(pm_pq_rle_init(&d, (uint8_t *)b2.data, b2.len, 2, "definition levels"));
+			CHECK_RC(pm_pq_rle_levels_to_bits(&d, 40, 2, bits, &nv), PAIMON_ECORRUPT);
+			pm_buf_dispose(&b2);
+		}
+		pm_buf_dispose(&b);
+	}
+}
+
 /* ---------------------------------------------------------------- PLAIN */
 
 static void test_plain_fixed(void)
@@ -918,7 +970,7 @@ static void test_oom(void)
 }
 
 TEST_MAIN(T(test_unpack_all_widths), T(test_unpack64_all_widths), T(test_rle_spec_vectors),
-	T(test_rle_encoder_runs), T(test_rle_roundtrip), T(test_rle_malformed), T(test_levels),
+	T(test_rle_encoder_runs), T(test_rle_roundtrip), T(test_rle_malformed), T(test_levels), T(test_levels_to_bits),
 	T(test_plain_fixed), T(test_plain_bool), T(test_plain_binary), T(test_dict_fixed), T(test_dict_binary),
 	T(test_dbp_spec_vectors), T(test_dbp_roundtrip), T(test_dbp_malformed), T(test_dlba), T(test_dba),
 	T(test_bss), T(test_oom))
