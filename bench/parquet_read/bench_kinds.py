@@ -80,6 +80,8 @@ def make_values(kind, n, pct, dict_friendly, seed):
         return a.cast(pa.binary()) if kind == "binary" else a
     if kind == "list":
         lens = rng.integers(0, 6, n)
+        if mask is not None:
+            lens[mask] = 0    # a null list has no elements
         tot = int(lens.sum())
         hi = card or 2**62
         inner = pa.array(rng.integers(0, hi, tot))

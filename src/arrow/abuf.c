@@ -136,49 +136,60 @@ void pm_abuf_dispose(pm_abuf *b)
 
 void pm_bits_set_range(uint8_t *bits, int64_t off, int64_t n, int value)
 {
-	int64_t end = off + n;
+	int64_t end = off + n, b0, b1;
+	uint8_t m0, m1;
 	if (n <= 0)
 		return;
-	/* head: bits up to the next byte boundary */
-	while (off < end && (off & 7)) {
-		if (value)
-			bits[off >> 3] |= (uint8_t)(1u << (off & 7));
-		else
-			bits[off >> 3] &= (uint8_t)~(1u << (off & 7));
-		off++;
+	b0 = off >> 3;
+	b1 = (end - 1) >> 3;
+	m0 = (uint8_t)(0xffu << (off & 7));
+	m1 = (uint8_t)(0xffu >> (7 - ((end - 1) & 7)));
+	if (b0 == b1) {
+		m0 &= m1;
+		bits[b0] = value ? (uint8_t)(bits[b0] | m0) : (uint8_t)(bits[b0] & ~m0);
+		return;
 	}
-	if (end - off >= 8) {
-		int64_t nbytes = (end - off) >> 3;
-		memset(bits + (off >> 3), value ? 0xff : 0, (size_t)nbytes);
-		off += nbytes * 8;
-	}
-	while (off < end) {
-		if (value)
-			bits[off >> 3] |= (uint8_t)(1u << (off & 7));
-		else
-			bits[off >> 3] &= (uint8_t)~(1u << (off & 7));
-		off++;
-	}
+	bits[b0] = value ? (uint8_t)(bits[b0] | m0) : (uint8_t)(bits[b0] & ~m0);
+	if (b1 - b0 > 1)
+		memset(bits + b0 + 1, value ? 0xff : 0, (size_t)(b1 - b0 - 1));
+	bits[b1] = value ? (uint8_t)(bits[b1] | m1) : (uint8_t)(bits[b1] & ~m1);
+}
+
+/* Copies n <= 56 bits with two loads and one store of at most 8 bytes each
+ * (touching only the bytes that hold the bits). */
+static inline void bits_copy_small(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off, int n)
+{
+	uint64_t w = 0, d = 0, mask = (UINT64_C(1) << n) - 1;
+	int ss = (int)(src_off & 7), ds = (int)(dst_off & 7);
+	size_t sb = (size_t)((ss + n + 7) >> 3), db = (size_t)((ds + n + 7) >> 3);
+	uint8_t *dp = dst + (dst_off >> 3);
+	memcpy(&w, src + (src_off >> 3), sb);
+	memcpy(&d, dp, db);
+	w = (w >> ss) & mask;
+	d = (d & ~(mask << ds)) | (w << ds);
+	memcpy(dp, &d, db);
 }
 
 void pm_bits_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src_off, int64_t n)
 {
-	int64_t i = 0;
+	int64_t head;
 	if (n <= 0)
 		return;
-	/* head: single bits until the destination is byte aligned */
-	for (; i < n && ((dst_off + i) & 7); i++) {
-		int64_t si = src_off + i, di = dst_off + i;
-		if ((src[si >> 3] >> (si & 7)) & 1)
-			dst[di >> 3] |= (uint8_t)(1u << (di & 7));
-		else
-			dst[di >> 3] &= (uint8_t)~(1u << (di & 7));
+	if (n <= 56) {
+		bits_copy_small(dst, dst_off, src, src_off, (int)n);
+		return;
 	}
-	if (n - i >= 8) {
-		int64_t so = src_off + i, nb = (n - i) >> 3, k = 0;
-		int s = (int)(so & 7);
-		const uint8_t *sp = src + (so >> 3);
-		uint8_t *dp = dst + ((dst_off + i) >> 3);
+	/* head: bits until the destination is byte aligned */
+	head = (8 - (dst_off & 7)) & 7;
+	if (head) {
+		bits_copy_small(dst, dst_off, src, src_off, (int)head);
+		dst_off += head, src_off += head, n -= head;
+	}
+	{
+		int64_t nb = n >> 3, k = 0;
+		int s = (int)(src_off & 7);
+		const uint8_t *sp = src + (src_off >> 3);
+		uint8_t *dp = dst + (dst_off >> 3);
 		if (s == 0) {
 			memcpy(dp, sp, (size_t)nb);
 		} else {
@@ -193,31 +204,36 @@ void pm_bits_copy(uint8_t *dst, int64_t dst_off, const uint8_t *src, int64_t src
 			for (; k < nb; k++)
 				dp[k] = (uint8_t)((sp[k] >> s) | (sp[k + 1] << (8 - s)));
 		}
-		i += nb * 8;
+		dst_off += nb * 8, src_off += nb * 8, n -= nb * 8;
 	}
-	for (; i < n; i++) {
-		int64_t si = src_off + i, di = dst_off + i;
-		if ((src[si >> 3] >> (si & 7)) & 1)
-			dst[di >> 3] |= (uint8_t)(1u << (di & 7));
-		else
-			dst[di >> 3] &= (uint8_t)~(1u << (di & 7));
-	}
+	if (n)
+		bits_copy_small(dst, dst_off, src, src_off, (int)n);
 }
 
 int64_t pm_bits_count(const uint8_t *bits, int64_t off, int64_t n)
 {
-	int64_t c = 0, i = 0;
-	while (i < n && ((off + i) & 7)) {
-		c += (bits[(off + i) >> 3] >> ((off + i) & 7)) & 1;
-		i++;
+	int64_t c = 0;
+	if (n <= 0)
+		return 0;
+	if (off & 7) { /* head up to the next byte */
+		int64_t h = 8 - (off & 7);
+		uint8_t b = (uint8_t)(bits[off >> 3] >> (off & 7));
+		if (h > n)
+			h = n;
+		c += __builtin_popcount((unsigned)b & ((1u << h) - 1));
+		off += h, n -= h;
 	}
-	for (; i + 64 <= n; i += 64) {
+	bits += off >> 3;
+	for (; n >= 64; n -= 64, bits += 8) {
 		uint64_t w;
-		memcpy(&w, bits + ((off + i) >> 3), 8);
+		memcpy(&w, bits, 8);
 		c += __builtin_popcountll(w);
 	}
-	for (; i < n; i++)
-		c += (bits[(off + i) >> 3] >> ((off + i) & 7)) & 1;
+	if (n > 0) {
+		uint64_t w = 0;
+		memcpy(&w, bits, (size_t)((n + 7) >> 3));
+		c += __builtin_popcountll(w & ((UINT64_C(1) << n) - 1));
+	}
 	return c;
 }
 

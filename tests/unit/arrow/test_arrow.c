@@ -45,6 +45,22 @@ static void test_bits_copy(void)
 				}
 				pm_bits_copy(dst, dof, src, so, n);
 				CHECK(memcmp(dst, want, sizeof dst) == 0);
+				if (dof == 0) {
+					int64_t c = 0;
+					for (i = 0; i < n; i++)
+						c += bit(src, so + i);
+					CHECK(pm_bits_count(src, so, n) == c);
+					memset(dst, 0x5A, sizeof dst);
+					memcpy(want, dst, sizeof dst);
+					for (i = 0; i < n; i++)
+						want[(so + i) >> 3] |= (uint8_t)(1u << ((so + i) & 7));
+					pm_bits_set_range(dst, so, n, 1);
+					CHECK(memcmp(dst, want, sizeof dst) == 0);
+					for (i = 0; i < n; i++)
+						want[(so + i) >> 3] &= (uint8_t)~(1u << ((so + i) & 7));
+					pm_bits_set_range(dst, so, n, 0);
+					CHECK(memcmp(dst, want, sizeof dst) == 0);
+				}
 			}
 	memset(&bb, 0, sizeof bb);
 	CHECK_OK(pm_bitmap_append_run(&bb, 0, 3)); /* unaligned start */
