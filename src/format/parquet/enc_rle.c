@@ -252,11 +252,11 @@ bad:
 }
 
 /* Bits pos.. of out: 1 where levels[j] == max_def; *bad set when a level is
- * above max_def. Returns the number of ones. */
-static int64_t pack_levels(const uint32_t *lv, int64_t n, uint32_t max_def, uint8_t *out, int64_t pos,
+ * above max_def. */
+static void pack_levels(const uint32_t *lv, int64_t n, uint32_t max_def, uint8_t *out, int64_t pos,
 	uint32_t *bad)
 {
-	int64_t i, ones = 0;
+	int64_t i;
 	uint32_t over = 0;
 	for (i = 0; i < n; i += 64) {
 		int64_t m = n - i < 64 ? n - i : 64, j;
@@ -266,18 +266,16 @@ static int64_t pack_levels(const uint32_t *lv, int64_t n, uint32_t max_def, uint
 			over |= lv[i + j] > max_def;
 			w |= (uint64_t)(lv[i + j] == max_def) << j;
 		}
-		ones += __builtin_popcountll(w);
 		memcpy(b8, &w, 8);
 		pm_bits_copy(out, pos + i, b8, 0, m);
 	}
 	*bad |= over;
-	return ones;
 }
 
 int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint8_t *bits, int64_t *n_valid)
 {
 	uint32_t tmp[256];
-	int64_t pos = 0, valid = 0;
+	int64_t pos = 0;
 	uint32_t bad = 0;
 	int rc;
 	while (pos < n) {
@@ -287,8 +285,6 @@ int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint
 			if (d->rle_value > max_def)
 				goto bad;
 			pm_bits_set_range(bits, pos, k, d->rle_value == max_def);
-			if (d->rle_value == max_def)
-				valid += k;
 			d->rle_left -= k;
 			d->produced += k;
 			pos += k;
@@ -296,7 +292,7 @@ int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint
 			uint32_t k = d->buf_n - d->buf_pos;
 			if (left < k)
 				k = (uint32_t)left;
-			valid += pack_levels(d->buf + d->buf_pos, k, max_def, bits, pos, &bad);
+			pack_levels(d->buf + d->buf_pos, k, max_def, bits, pos, &bad);
 			d->buf_pos += k;
 			d->produced += k;
 			pos += k;
@@ -306,13 +302,12 @@ int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint
 				/* one-bit levels, LSB first: the packed bytes are the bits */
 				k &= ~(uint64_t)7;
 				pm_bits_copy(bits, pos, d->bp_p, 0, (int64_t)k);
-				valid += pm_bits_count(d->bp_p, 0, (int64_t)k);
 				d->bp_p += k / 8;
 			} else if (k >= 32) {
 				k = k < 256 ? k & ~(uint64_t)31 : 256;
 				if ((rc = pm_pq_unpack32(d->bp_p, (size_t)(d->end - d->bp_p), d->width, tmp, (size_t)k)))
 					return rc;
-				valid += pack_levels(tmp, (int64_t)k, max_def, bits, pos, &bad);
+				pack_levels(tmp, (int64_t)k, max_def, bits, pos, &bad);
 				d->bp_p += (size_t)k * (size_t)d->width / 8;
 			} else {
 				if ((rc = refill(d)))
@@ -328,7 +323,7 @@ int pm_pq_rle_levels_to_bits(pm_pq_rle_dec *d, int64_t n, uint32_t max_def, uint
 		if (bad)
 			goto bad;
 	}
-	*n_valid = valid;
+	*n_valid = pm_bits_count(bits, 0, n); /* one pass, not one per run */
 	return 0;
 bad:
 	return pm_err(PAIMON_ECORRUPT, "RLE %s: definition level above the maximum %u near value %lld", d->what,

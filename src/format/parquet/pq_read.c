@@ -842,6 +842,20 @@ static int col_null_slots(pm_pq_col *c, int64_t n)
 				vi -= m;                                                           \
 			} else if (w == 0) {                                                       \
 				memset(q + lo, 0, (size_t)m * sizeof(T));                           \
+			} else if (__builtin_popcountll(w) + 6 >= m) {                             \
+				/* few nulls: move the runs between them */                  \
+				uint64_t z = ~w & full;                                            \
+				int64_t top = m;                                                   \
+				while (z) {                                                        \
+					int64_t zb = 63 - __builtin_clzll(z), run = top - zb - 1;  \
+					memmove(q + lo + zb + 1, q + vi - run, (size_t)run * sizeof(T)); \
+					vi -= run;                                                 \
+					q[lo + zb] = 0;                                            \
+					top = zb;                                                  \
+					z &= ~(UINT64_C(1) << zb);                                 \
+				}                                                                  \
+				memmove(q + lo, q + vi - top, (size_t)top * sizeof(T));            \
+				vi -= top;                                                         \
 			} else {                                                                   \
 				for (b = m - 1; b >= 0; b--) {                                     \
 					uint64_t bit = (w >> b) & 1;                               \
@@ -857,6 +871,20 @@ SPREAD_T(spread_u8, uint8_t)
 SPREAD_T(spread_u16, uint16_t)
 SPREAD_T(spread_u32, uint32_t)
 SPREAD_T(spread_u64, uint64_t)
+
+/* 16-byte values (decimal128) as pairs of words, without branches. */
+static void spread_u128(uint64_t *q, const uint8_t *bits, int64_t ns, int64_t nv)
+{
+	int64_t i, vi = nv;
+	for (i = ns - 1; i >= 0 && vi < i + 1; i--) {
+		uint64_t bit = (uint64_t)(bits[i >> 3] >> (i & 7)) & 1, m = 0 - bit;
+		int64_t src = vi - (vi > 0);
+		uint64_t a = q[2 * src], b = q[2 * src + 1];
+		q[2 * i] = a & m;
+		q[2 * i + 1] = b & m;
+		vi -= (int64_t)bit;
+	}
+}
 
 static void spread_any(uint8_t *d, size_t w, const uint8_t *bits, int64_t ns, int64_t nv)
 {
@@ -903,6 +931,9 @@ static int spread_fixed(pm_pq_col *c, const uint8_t *bits, int64_t nslots, int64
 		break;
 	case 8:
 		spread_u64((uint64_t *)(void *)d, bits, nslots, nvals);
+		break;
+	case 16:
+		spread_u128((uint64_t *)(void *)d, bits, nslots, nvals);
 		break;
 	default:
 		spread_any(d, w, bits, nslots, nvals);
