@@ -31,6 +31,9 @@ def column(kind, pct, rng):
     if kind == "decimal":
         return pa.array(rng.integers(-10**15, 10**15, N), mask=mask).cast(pa.decimal128(19, 0)) \
             .cast(pa.decimal128(18, 2), safe=False)
+    if kind == "decimal12":   # 6-byte FIXED_LEN_BYTE_ARRAY, negative values too
+        return pa.array(rng.integers(-10**8, 10**8, N).astype(np.int32), mask=mask).cast(pa.decimal128(10, 0)) \
+            .cast(pa.decimal128(12, 2))
     if kind == "decimal38":
         return pa.array(rng.integers(-10**15, 10**15, N), mask=mask).cast(pa.decimal128(38, 3))
     if kind == "bool":
@@ -47,7 +50,7 @@ def column(kind, pct, rng):
     raise ValueError(kind)
 
 
-KINDS = ["int8", "int16", "int32", "int64", "float", "double", "timestamp", "decimal", "decimal38", "bool",
+KINDS = ["int8", "int16", "int32", "int64", "float", "double", "timestamp", "decimal", "decimal12", "decimal38", "bool",
          "string", "large_string", "binary", "fixed"]
 
 

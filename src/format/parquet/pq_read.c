@@ -768,6 +768,17 @@ static int col_values_only(pm_pq_col *c, int64_t n)
 		}
 		break;
 	case PQ_CV_DEC_I32:
+		if (t->width == 16) {
+			for (i = 0; i < n; i++) {
+				int32_t v;
+				int64_t w2[2];
+				memcpy(&v, src + 4 * i, 4);
+				w2[0] = v;
+				w2[1] = v < 0 ? -1 : 0;
+				memcpy(dst + 16 * i, w2, 16);
+			}
+			break;
+		}
 		for (i = 0; i < n; i++) {
 			int32_t v;
 			memcpy(&v, src + 4 * i, 4);
@@ -775,6 +786,15 @@ static int col_values_only(pm_pq_col *c, int64_t n)
 		}
 		break;
 	case PQ_CV_DEC_I64:
+		if (t->width == 16) {
+			for (i = 0; i < n; i++) {
+				int64_t w2[2];
+				memcpy(&w2[0], src + 8 * i, 8);
+				w2[1] = w2[0] < 0 ? -1 : 0;
+				memcpy(dst + 16 * i, w2, 16);
+			}
+			break;
+		}
 		for (i = 0; i < n; i++) {
 			int64_t v;
 			memcpy(&v, src + 8 * i, 8);
@@ -782,6 +802,21 @@ static int col_values_only(pm_pq_col *c, int64_t n)
 		}
 		break;
 	case PQ_CV_DEC_FLBA:
+		if (t->width == 16 && c->pw >= 1 && c->pw <= 8) {
+			/* big-endian two's complement of pw <= 8 bytes: one
+			 * byte swap and an arithmetic shift per value */
+			int sh = 64 - 8 * c->pw;
+			for (i = 0; i < n; i++) {
+				uint64_t u = 0;
+				int64_t w2[2];
+				memcpy(&u, src + (size_t)i * (size_t)c->pw, (size_t)c->pw);
+				u = __builtin_bswap64(u); /* the pw bytes now at the top */
+				w2[0] = (int64_t)u >> sh;
+				w2[1] = w2[0] < 0 ? -1 : 0;
+				memcpy(dst + 16 * i, w2, 16);
+			}
+			break;
+		}
 		for (i = 0; i < n; i++)
 			if ((rc = be_to_le(dst + i * t->width, t->width, src + (size_t)i * (size_t)c->pw, (size_t)c->pw)))
 				return rc;
