@@ -47,11 +47,35 @@ def column(kind, pct, rng):
         return pa.array([bytes(rng.integers(0, 256, l, dtype=np.uint8)) for l in lens], pa.binary(), mask=mask)
     if kind == "fixed":
         return pa.array([bytes(rng.integers(0, 256, 5, dtype=np.uint8)) for _ in range(N)], pa.binary(5), mask=mask)
+    if kind in ("list", "list_str", "list_list", "list_struct"):
+        # lists of 0..5 elements, null lists (pct %), null and empty elements
+        lens = rng.integers(0, 6, N)
+        if mask is not None:
+            lens[mask] = 0
+        tot = int(lens.sum())
+        emask = rng.random(tot) < 0.2
+        if kind == "list":
+            inner = pa.array(rng.integers(-2**62, 2**62, tot), mask=emask)
+        elif kind == "list_str":
+            words = np.array(["w%d" % i for i in range(500)] + [""], dtype=object)
+            inner = pa.array(words[rng.integers(0, len(words), tot)], pa.string(), mask=emask)
+        elif kind == "list_list":
+            ilens = rng.integers(0, 4, tot)
+            ilens[emask] = 0
+            leaf = pa.array(rng.random(int(ilens.sum())).astype(np.float32))
+            ioffs = np.concatenate([[0], np.cumsum(ilens)]).astype(np.int32)
+            inner = pa.ListArray.from_arrays(pa.array(ioffs), leaf, mask=pa.array(emask))
+        else:
+            inner = pa.StructArray.from_arrays(
+                [pa.array(rng.integers(0, 100, tot).astype(np.int32)), pa.array(rng.random(tot))],
+                names=["a", "b"], mask=pa.array(emask))
+        offs = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
+        return pa.ListArray.from_arrays(pa.array(offs), inner, mask=pa.array(mask) if mask is not None else None)
     raise ValueError(kind)
 
 
 KINDS = ["int8", "int16", "int32", "int64", "float", "double", "timestamp", "decimal", "decimal12", "decimal38", "bool",
-         "string", "large_string", "binary", "fixed"]
+         "string", "large_string", "binary", "fixed", "list", "list_str", "list_list", "list_struct"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

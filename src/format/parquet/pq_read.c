@@ -1180,13 +1180,13 @@ static int nested_levels(pm_pq_col *c, int64_t a, int64_t e)
 			return rc;
 		vb = c->vbytes;
 		memset(vb, 0, (size_t)(n / 8 + 1));
+		/* branchless: a level below rad (an empty or null ancestor) writes
+		 * a 0 bit that the next slot overwrites (it is never == md) */
 		for (i = a; i < e; i++) {
-			if (d[i] >= rad) {
-				unsigned v = d[i] == md;
-				vb[ns >> 3] |= (uint8_t)(v << (ns & 7));
-				nv += v;
-				ns++;
-			}
+			unsigned v = d[i] == md;
+			vb[ns >> 3] |= (uint8_t)(v << (ns & 7));
+			nv += v;
+			ns += d[i] >= rad;
 		}
 		return spread_fixed(c, vb, ns, nv);
 	}
@@ -1248,15 +1248,17 @@ static int read_nested(pm_pq_col *c, int64_t nrec)
 			e = i + take;
 			done += take;
 		} else {
+			/* up to the (nrec - done + 1)-th record start; the only
+			 * branch taken once (record starts are unpredictable) */
 			const int16_t *rp = c->lrep;
-			while (e < c->page_n) {
-				if (rp[e] == 0) {
-					if (done == nrec)
-						break;
-					done++;
-				}
+			int64_t left = nrec - done, pn = c->page_n;
+			while (e < pn) {
+				left -= rp[e] == 0;
+				if (left < 0)
+					break;
 				e++;
 			}
+			done = nrec - (left < 0 ? 0 : left);
 		}
 		if ((rc = nested_levels(c, i, e)))
 			return rc;
@@ -1545,35 +1547,39 @@ static int assemble_list(struct pm_pq_reader *r, pm_pq_anode *a)
 	bd = c->bdef;
 	br = c->max_rep ? c->brep : NULL;
 	arep = a->rep, erep = a->elem_rep, edef = a->elem_def, rad = a->rad, ldef = a->def;
-	for (k = 0; k < bn; k++) {
-		int16_t rp = br ? br[k] : 0, d = bd[k];
-		if (rp > arep) {
-			if (rp > erep)
-				continue;
-			if (s < 0)
-				return pm_err(PAIMON_ECORRUPT, "repetition level %d continues a list that never started", rp);
-			if (d >= edef)
-				total++, elems++;
-			continue;
+	/* Branchless (list lengths and nulls are unpredictable). Per level:
+	 * a new slot when it does not continue a list at this depth (rp <=
+	 * arep) and its ancestors are present (d >= rad); an element when it
+	 * is at this list's depth (rp <= erep) and defined through it (d >=
+	 * edef; implies d >= rad). off[s] = total every level leaves, at a new
+	 * slot, the end of the previous one (a continuation's write is
+	 * overwritten later); vb[s + 1] is the validity of slot s. */
+	memset(vb, 0, (size_t)bn + 1);
+	{
+		unsigned bad = 0, nn = !nullable;
+		int64_t tot = total, el = 0;
+		for (k = 0; k < bn; k++) {
+			int16_t rp = br ? br[k] : 0, d = bd[k];
+			unsigned slot = (rp <= arep) & (d >= rad);
+			unsigned elem = (rp <= erep) & (d >= edef);
+			bad |= (rp > arep) & (rp <= erep) & (s < 0);
+			off[s] = (int32_t)tot;
+			s += slot;
+			vb[s + 1] |= (uint8_t)(slot & (nn | (d >= ldef)));
+			tot += elem;
+			el += elem;
 		}
-		if (d < rad)
-			continue;
-		if (s >= 0)
-			off[s] = (int32_t)total;
-		s++;
-		if (d >= edef) {
-			total++, elems++;
-			vb[s] = 1;
-		} else {
-			vb[s] = !nullable || d >= ldef;
-		}
+		if (bad)
+			return pm_err(PAIMON_ECORRUPT, "a repetition level continues a list that never started");
+		total = tot;
+		elems = el;
 	}
 	if (total > INT32_MAX)
 		return pm_err(PAIMON_EUNSUPPORTED, "list column has more than 2^31 elements in one batch");
 	if (s >= 0)
 		off[s] = (int32_t)total;
 	a->ab->offsets.len -= (size_t)(bn - (s + 1)) * sizeof(int32_t);
-	if ((rc = pm_bitmap_append_bytes(&a->ab->validity, vb, s + 1)))
+	if ((rc = pm_bitmap_append_bytes(&a->ab->validity, vb + 1, s + 1)))
 		return rc;
 	if (a->kind == PQ_A_MAP && (rc = pm_bitmap_append_run(&a->ab->children[0]->validity, 1, elems)))
 		return rc;
