@@ -100,6 +100,11 @@ typedef struct paimon_parquet_read_options {
 	/** Pruning predicate; the reader does not take ownership and uses it
 	 *  only during open. NULL = none. */
 	paimon_parquet_filter *filter;
+	/** Decoding threads: the columns of a row group are shared out among
+	 *  the caller's thread and threads - 1 workers; <= 1 (or 0, the
+	 *  zero-initialised default) decodes on the caller's thread only.
+	 *  At most 1024. */
+	int threads;
 } paimon_parquet_read_options;
 
 /** Opens a local Parquet file. columns: names or dotted paths ("s.x"); a

@@ -137,8 +137,9 @@ static paimon_parquet_filter *build_filter(PyObject *node, int depth)
 
 static PyObject *parquet_open_stream(PyObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kwlist[] = {"path", "columns", "batch_rows", "filter", "metrics", NULL};
+	static char *kwlist[] = {"path", "columns", "batch_rows", "filter", "metrics", "threads", NULL};
 	const char *path;
+	int threads = 1;
 	PyObject *columns = Py_None, *seq = NULL, *cap, *filter = Py_None;
 	int want_metrics = 0;
 	paimon_parquet_filter *flt = NULL;
@@ -151,9 +152,13 @@ static PyObject *parquet_open_stream(PyObject *self, PyObject *args, PyObject *k
 	struct ArrowArrayStream *st;
 	int rc;
 
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OLOp", kwlist, &path, &columns, &batch_rows, &filter,
-					 &want_metrics))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OLOpi", kwlist, &path, &columns, &batch_rows, &filter,
+					 &want_metrics, &threads))
 		return NULL;
+	if (threads < 1 || threads > 1024) {
+		PyErr_Format(PyExc_ValueError, "threads must be in 1..1024, not %d", threads);
+		return NULL;
+	}
 	if (filter != Py_None && !(flt = build_filter(filter, 0)))
 		return NULL;
 	if (columns != Py_None) {
@@ -185,6 +190,7 @@ static PyObject *parquet_open_stream(PyObject *self, PyObject *args, PyObject *k
 	o.n_columns = (size_t)n;
 	o.batch_rows = (int64_t)batch_rows;
 	o.filter = flt;
+	o.threads = threads;
 	rc = paimon_parquet_reader_open_opts(&r, path, &o);
 	Py_END_ALLOW_THREADS
 	paimon_parquet_filter_free(flt);
@@ -241,7 +247,7 @@ static PyObject *parquet_meta_json(PyObject *self, PyObject *args, PyObject *kw)
 
 static PyMethodDef pm_pq_read_methods[] = {
 	{"parquet_open_stream", (PyCFunction)(void (*)(void))parquet_open_stream, METH_VARARGS | METH_KEYWORDS,
-	 "parquet_open_stream(path, columns=None, batch_rows=0, filter=None, metrics=False) -> PyCapsule 'arrow_array_stream' (and a dict of pruning counters when metrics)"},
+	 "parquet_open_stream(path, columns=None, batch_rows=0, filter=None, metrics=False, threads=1) -> PyCapsule 'arrow_array_stream' (and a dict of pruning counters when metrics)"},
 	{"parquet_meta_json", (PyCFunction)(void (*)(void))parquet_meta_json, METH_VARARGS | METH_KEYWORDS,
 	 "parquet_meta_json(path, pages=False) -> JSON text describing the file's metadata"},
 	{NULL, NULL, 0, NULL},

@@ -30,17 +30,19 @@ __all__ = ["read_table", "read_metadata", "ParquetReader"]
 class ParquetReader:
     """One pass over a Parquet file's rows, as an Arrow C stream."""
 
-    def __init__(self, path, columns=None, batch_rows=0):
+    def __init__(self, path, columns=None, batch_rows=0, threads=1):
         self.path = str(path)
         self.columns = None if columns is None else [str(c) for c in columns]
         self.batch_rows = int(batch_rows)
+        self.threads = _threads(threads)
         # Open eagerly so a missing or corrupt footer fails here.
-        self._capsule = _native.parquet_open_stream(self.path, self.columns, self.batch_rows)
+        self._capsule = _native.parquet_open_stream(self.path, self.columns, self.batch_rows,
+                                                    threads=self.threads)
 
     def __arrow_c_stream__(self, requested_schema=None):
         cap = self._capsule
         if cap is None:
-            cap = _native.parquet_open_stream(self.path, self.columns, self.batch_rows)
+            cap = _native.parquet_open_stream(self.path, self.columns, self.batch_rows, threads=self.threads)
         self._capsule = None
         return cap
 
@@ -53,18 +55,33 @@ class ParquetReader:
         return "ParquetReader(%r, columns=%r)" % (self.path, self.columns)
 
 
-def read_table(path, columns=None, batch_rows=0, filters=None, metrics=None):
+def _threads(threads):
+    import os
+    if threads is True:
+        return max(1, min(1024, os.cpu_count() or 1))
+    if threads is False or threads is None:
+        return 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 1024:
+        raise ValueError("use_threads must be a bool or a thread count in 1..1024, not %r" % (threads,))
+    return threads
+
+
+def read_table(path, columns=None, batch_rows=0, filters=None, metrics=None, use_threads=False):
     """Opens ``path`` for reading ``columns`` (names or dotted paths; None =
     all). Returns a :class:`ParquetReader` (``pyarrow.table(result)`` gives a
     Table). Raises a :class:`paimonc.PaimonError` subclass on failure.
+
+    ``use_threads``: False (the default) decodes on the calling thread; True
+    shares the columns of each row group out among one thread per CPU; an
+    int sets the thread count. The GIL is released while decoding.
 
     With ``filters`` (pyarrow DNF form, see the module doc) it returns a
     ``pyarrow.Table`` of the matching rows; ``metrics``, when a dict, receives
     the reader's pruning counters (row_groups_total, row_groups_pruned,
     row_groups_pruned_pages, row_groups_read, rows_pruned_pages)."""
     if filters is None:
-        return ParquetReader(path, columns, batch_rows)
-    return _read_filtered(str(path), columns, int(batch_rows), filters, metrics)
+        return ParquetReader(path, columns, batch_rows, _threads(use_threads))
+    return _read_filtered(str(path), columns, int(batch_rows), filters, metrics, _threads(use_threads))
 
 
 # paimon_predicate_op (include/paimonc/predicate.h)
@@ -203,7 +220,7 @@ def _expression(dnf):
     return ors
 
 
-def _read_filtered(path, columns, batch_rows, filters, metrics):
+def _read_filtered(path, columns, batch_rows, filters, metrics, threads=1):
     import pyarrow as pa
     dnf = _normalize_dnf(filters)
     cols = None
@@ -216,7 +233,7 @@ def _read_filtered(path, columns, batch_rows, filters, metrics):
                     cols.append(top)
     schema = pa.RecordBatchReader.from_stream(ParquetReader(path, cols, batch_rows)).schema
     tree = _native_filter(schema, dnf)
-    cap, m = _native.parquet_open_stream(path, cols, batch_rows, filter=tree, metrics=True)
+    cap, m = _native.parquet_open_stream(path, cols, batch_rows, filter=tree, metrics=True, threads=threads)
 
     class _Cap:
         def __arrow_c_stream__(self, requested_schema=None):

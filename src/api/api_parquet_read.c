@@ -36,6 +36,10 @@ int paimon_parquet_reader_open_opts(paimon_parquet_reader **out, const char *pat
 		opt.n_row_ranges = o->n_row_ranges;
 		opt.verify_crc = o->verify_crc;
 		opt.filter = o->filter;
+		if (o->threads < 0 || o->threads > 1024)
+			return pm_err(PAIMON_EINVAL, "paimon_parquet_reader_open: threads %d out of range (0..1024)",
+				      o->threads);
+		opt.threads = o->threads;
 	}
 	if (!(h = pm_calloc(1, sizeof *h)))
 		return PAIMON_ENOMEM;

@@ -96,3 +96,25 @@ def test_kind_nulls(tmp_path, kind, pct):
             assert got.equals(want), (kind, pct, dict_, version, codec, batch)
         got = pa.table(pq.read_table(p, columns=["c"]))
         assert got.column("c").to_pylist() == want.column("c").to_pylist()
+
+
+@pytest.mark.parametrize("threads", [True, 2, 3])
+def test_use_threads_same_values(tmp_path, threads):
+    # columns shared out among threads: same table, same batches' order
+    rng = np.random.default_rng(7)
+    cols = {k: column(k, 5, rng) for k in ["int64", "double", "string", "list", "bool", "decimal"]}
+    t = pa.table(cols)
+    p = str(tmp_path / "t.parquet")
+    ppq.write_table(t, p, row_group_size=6000, data_page_size=4096)
+    got = pa.table(pq.read_table(p, use_threads=threads, batch_rows=1000))
+    assert got.equals(t)
+    got = pq.read_table(p, use_threads=threads, filters=[("int64", ">", 0)])
+    assert got.equals(pa.table(pq.read_table(p, filters=[("int64", ">", 0)])))
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1025, "2", 1.5])
+def test_use_threads_bad_value(tmp_path, bad):
+    p = str(tmp_path / "t.parquet")
+    ppq.write_table(pa.table({"a": [1, 2]}), p)
+    with pytest.raises(ValueError, match="use_threads"):
+        pq.read_table(p, use_threads=bad)
