@@ -1179,14 +1179,27 @@ static int nested_levels(pm_pq_col *c, int64_t a, int64_t e)
 		if ((rc = grow((void **)&c->vbytes, &c->vbytes_cap, (size_t)(n / 8 + 8))))
 			return rc;
 		vb = c->vbytes;
-		memset(vb, 0, (size_t)(n / 8 + 1));
-		/* branchless: a level below rad (an empty or null ancestor) writes
-		 * a 0 bit that the next slot overwrites (it is never == md) */
-		for (i = a; i < e; i++) {
-			unsigned v = d[i] == md;
-			vb[ns >> 3] |= (uint8_t)(v << (ns & 7));
-			nv += v;
-			ns += d[i] >= rad;
+		/* branchless: a level below rad (an empty or null ancestor) ORs
+		 * a 0 bit without advancing (it is never == md); bits gather in a
+		 * register, stored a word at a time */
+		{
+			uint64_t acc = 0;
+			unsigned nb = 0;
+			uint8_t *w = vb;
+			for (i = a; i < e; i++) {
+				unsigned v = d[i] == md;
+				acc |= (uint64_t)v << nb;
+				nb += d[i] >= rad;
+				nv += v;
+				if (nb == 64) {
+					memcpy(w, &acc, 8);
+					w += 8;
+					acc = 0;
+					nb = 0;
+				}
+			}
+			ns = (int64_t)(w - vb) * 8 + nb;
+			memcpy(w, &acc, 8);
 		}
 		return spread_fixed(c, vb, ns, nv);
 	}
@@ -1252,11 +1265,22 @@ static int read_nested(pm_pq_col *c, int64_t nrec)
 			 * branch taken once (record starts are unpredictable) */
 			const int16_t *rp = c->lrep;
 			int64_t left = nrec - done, pn = c->page_n;
-			while (e < pn) {
-				left -= rp[e] == 0;
-				if (left < 0)
-					break;
-				e++;
+			/* blocks of levels that fit whole are counted without exits */
+			while (e < pn && left >= 0) {
+				int64_t q, z = 0, be = e + 512 < pn ? e + 512 : pn;
+				for (q = e; q < be; q++)
+					z += rp[q] == 0;
+				if (z <= left) {
+					e = be;
+					left -= z;
+					continue;
+				}
+				while (e < be) {
+					left -= rp[e] == 0;
+					if (left < 0)
+						break;
+					e++;
+				}
 			}
 			done = nrec - (left < 0 ? 0 : left);
 		}
@@ -1536,7 +1560,7 @@ static int assemble_list(struct pm_pq_reader *r, pm_pq_anode *a)
 		return pm_err(PAIMON_EINVAL, "list without a selected leaf");
 	c = &r->cols[r->leaf_col[leaf]];
 	bn = c->bn;
-	if ((rc = grow((void **)&r->vscratch, &r->vscratch_cap, (size_t)bn + 1)))
+	if ((rc = grow((void **)&r->vscratch, &r->vscratch_cap, (size_t)bn + 2)))
 		return rc;
 	vb = r->vscratch;
 	/* one offset per slot; at most bn slots, trimmed below */
@@ -1554,18 +1578,22 @@ static int assemble_list(struct pm_pq_reader *r, pm_pq_anode *a)
 	 * edef; implies d >= rad). off[s] = total every level leaves, at a new
 	 * slot, the end of the previous one (a continuation's write is
 	 * overwritten later); vb[s + 1] is the validity of slot s. */
-	memset(vb, 0, (size_t)bn + 1);
 	{
 		unsigned bad = 0, nn = !nullable;
 		int64_t tot = total, el = 0;
+		static const int16_t zeros[1] = {0};
+		const int16_t *rr = br ? br : zeros;
+		size_t rstep = br ? 1 : 0;
 		for (k = 0; k < bn; k++) {
-			int16_t rp = br ? br[k] : 0, d = bd[k];
+			int16_t rp = rr[(size_t)k * rstep], d = bd[k];
 			unsigned slot = (rp <= arep) & (d >= rad);
 			unsigned elem = (rp <= erep) & (d >= edef);
 			bad |= (rp > arep) & (rp <= erep) & (s < 0);
 			off[s] = (int32_t)tot;
 			s += slot;
-			vb[s + 1] |= (uint8_t)(slot & (nn | (d >= ldef)));
+			/* a plain store (no read-modify-write chain through one
+			 * byte): a non-slot level writes the spare byte vb[bn + 1] */
+			vb[slot ? s + 1 : bn + 1] = (uint8_t)(nn | (d >= ldef));
 			tot += elem;
 			el += elem;
 		}
