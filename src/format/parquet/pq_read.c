@@ -365,17 +365,18 @@ static int load_dictionary(pm_pq_col *c, const pm_pq_page_header *h, const uint8
 
 static int ensure_levels(pm_pq_col *c, int64_t n)
 {
-	size_t cap = c->lcap;
+	size_t cap, cap2;
 	int rc;
 	if ((uint64_t)n <= c->lcap)
 		return 0;
-	cap = c->lcap * sizeof(int16_t);
+	/* the two may come back with different capacities (a cached block
+	 * is taken whole): the smaller one counts */
+	cap = cap2 = c->lcap * sizeof(int16_t);
 	if ((rc = grow((void **)&c->ldef, &cap, (size_t)n * sizeof(int16_t))))
 		return rc;
-	cap = c->lcap * sizeof(int16_t);
-	if ((rc = grow((void **)&c->lrep, &cap, (size_t)n * sizeof(int16_t))))
+	if ((rc = grow((void **)&c->lrep, &cap2, (size_t)n * sizeof(int16_t))))
 		return rc;
-	c->lcap = cap / sizeof(int16_t);
+	c->lcap = (cap < cap2 ? cap : cap2) / sizeof(int16_t);
 	return 0;
 }
 
@@ -2528,14 +2529,16 @@ void pm_pq_reader_free(pm_pq_reader *r)
 		pm_free(c->dict_fixed);
 		pm_ab_free(c->dict_bin);
 		pm_ab_free(c->tmpbin);
-		pm_free(c->ldef);
-		pm_free(c->lrep);
+		/* large scratch goes back to the block cache: the next reader
+		 * (the next file of a scan) takes it without page faults */
+		pm_mem_cache_give(c->ldef, c->lcap * sizeof(int16_t));
+		pm_mem_cache_give(c->lrep, c->lcap * sizeof(int16_t));
 		pm_free(c->dd);
-		pm_free(c->scr);
+		pm_mem_cache_give(c->scr, c->scr_cap);
 		pm_free(c->u32);
-		pm_free(c->vbytes);
-		pm_free(c->bdef);
-		pm_free(c->brep);
+		pm_mem_cache_give(c->vbytes, c->vbytes_cap);
+		pm_mem_cache_give(c->bdef, (size_t)c->bcap * sizeof(int16_t));
+		pm_mem_cache_give(c->brep, (size_t)c->bcap * sizeof(int16_t));
 		pm_codec_ctx_free(c->cctx);
 		pm_free(c->err);
 	}
