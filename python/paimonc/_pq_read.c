@@ -155,10 +155,6 @@ static PyObject *parquet_open_stream(PyObject *self, PyObject *args, PyObject *k
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "s|OLOpi", kwlist, &path, &columns, &batch_rows, &filter,
 					 &want_metrics, &threads))
 		return NULL;
-	if (threads < 1 || threads > 1024) {
-		PyErr_Format(PyExc_ValueError, "threads must be in 1..1024, not %d", threads);
-		return NULL;
-	}
 	if (filter != Py_None && !(flt = build_filter(filter, 0)))
 		return NULL;
 	if (columns != Py_None) {

@@ -21,6 +21,7 @@ Exact row filtering inside the native reader is a later step.
 """
 
 import json
+import os
 
 from . import _native
 
@@ -56,7 +57,6 @@ class ParquetReader:
 
 
 def _threads(threads):
-    import os
     if threads is True:
         return max(1, min(1024, os.cpu_count() or 1))
     if threads is False or threads is None:

@@ -1262,11 +1262,11 @@ static int read_nested(pm_pq_col *c, int64_t nrec)
 			e = i + take;
 			done += take;
 		} else {
-			/* up to the (nrec - done + 1)-th record start; the only
-			 * branch taken once (record starts are unpredictable) */
+			/* up to the (nrec - done + 1)-th record start. Record
+			 * starts are unpredictable: blocks of levels that fit whole
+			 * are counted without exits, the last one level by level */
 			const int16_t *rp = c->lrep;
 			int64_t left = nrec - done, pn = c->page_n;
-			/* blocks of levels that fit whole are counted without exits */
 			while (e < pn && left >= 0) {
 				int64_t q, z = 0, be = e + 512 < pn ? e + 512 : pn;
 				for (q = e; q < be; q++)
@@ -1581,27 +1581,21 @@ static int assemble_list(struct pm_pq_reader *r, pm_pq_anode *a)
 	 * overwritten later); vb[s + 1] is the validity of slot s. */
 	{
 		unsigned bad = 0, nn = !nullable;
-		int64_t tot = total, el = 0;
-		static const int16_t zeros[1] = {0};
-		const int16_t *rr = br ? br : zeros;
-		size_t rstep = br ? 1 : 0;
 		for (k = 0; k < bn; k++) {
-			int16_t rp = rr[(size_t)k * rstep], d = bd[k];
+			int16_t rp = br ? br[k] : 0, d = bd[k];
 			unsigned slot = (rp <= arep) & (d >= rad);
 			unsigned elem = (rp <= erep) & (d >= edef);
 			bad |= (rp > arep) & (rp <= erep) & (s < 0);
-			off[s] = (int32_t)tot;
+			off[s] = (int32_t)total;
 			s += slot;
 			/* a plain store (no read-modify-write chain through one
 			 * byte): a non-slot level writes the spare byte vb[bn + 1] */
 			vb[slot ? s + 1 : bn + 1] = (uint8_t)(nn | (d >= ldef));
-			tot += elem;
-			el += elem;
+			total += elem;
+			elems += elem;
 		}
 		if (bad)
 			return pm_err(PAIMON_ECORRUPT, "a repetition level continues a list that never started");
-		total = tot;
-		elems = el;
 	}
 	if (total > INT32_MAX)
 		return pm_err(PAIMON_EUNSUPPORTED, "list column has more than 2^31 elements in one batch");
