@@ -253,6 +253,16 @@ static inline int paimon_table_commit_commit(paimon_table_commit *c, paimon_comm
 	return paimon_table_commit_apply(c, msgs, n, commit_identifier, snapshot_id);
 }
 /** Deletes the data files of messages that will not be committed. */
+/**
+ * After a commit call that published a new snapshot, the commit runs the
+ * table's maintenance as Java does (unless option write-only is true):
+ * consumer files older than consumer.expiration-time are deleted, then
+ * snapshots expire by the snapshot.* options (see
+ * paimon_table_expire_snapshots). A maintenance failure never fails or
+ * undoes the commit; its message is kept here until the next commit call
+ * (NULL when it succeeded or did not run). Borrowed.
+ */
+PAIMON_EXTERN(const char *) paimon_table_commit_maintenance_error(const paimon_table_commit *c);
 PAIMON_EXTERN(int) paimon_table_commit_abort(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n);
 PAIMON_EXTERN(void) paimon_table_commit_free(paimon_table_commit *c);
 
@@ -425,6 +435,36 @@ PAIMON_EXTERN(void) paimon_read_builder_free(paimon_read_builder *rb);
  */
 PAIMON_EXTERN(int) paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int dry_run,
 						    char ***paths, size_t *count, uint64_t *bytes);
+
+/* --------------------------------------------------- snapshot expiration */
+
+/**
+ * Expires old snapshots as Java Paimon's ExpireSnapshots does (spec
+ * core-format §8.3): with latest L and earliest E, the snapshots from E up
+ * to (not including) the first of min(L - snapshot.num-retained.min + 1,
+ * the smallest nextSnapshot of the consumers, E + snapshot.expire.limit)
+ * expire, stopping early at the first snapshot (from
+ * L - snapshot.num-retained.max + 1 on) not older than
+ * snapshot.time-retained. Their data files, manifests, manifest lists,
+ * index and statistics files are deleted when no retained snapshot and no
+ * tag still uses them; then the snapshot files; then snapshot/EARLIEST is
+ * rewritten. A crash at any step leaves every retained snapshot and tag
+ * readable; a rerun finishes the job.
+ *
+ * Options: the table's, overridden by opts (may be NULL):
+ * snapshot.num-retained.min (10, >= 1), snapshot.num-retained.max
+ * (unlimited), snapshot.time-retained (1 h; Java durations such as
+ * "30 min", "2 h", "1 d"), snapshot.expire.limit (50),
+ * snapshot.clean-empty-directories (false), consumer.changelog-only.
+ * A bad value -> PAIMON_EINVAL naming it.
+ *
+ * dry_run != 0: nothing is deleted or written; the outputs tell what would
+ * be. Out-parameters may each be NULL: *expired the number of snapshots
+ * expired, *paths / *count the absolute paths deleted in order (free with
+ * paimon_string_list_free), *bytes their total size.
+ */
+PAIMON_EXTERN(int) paimon_table_expire_snapshots(paimon_table *t, const paimon_options *opts, int dry_run,
+						 int64_t *expired, char ***paths, size_t *count, uint64_t *bytes);
 
 /* ------------------------------------------- row-id groups and data files */
 

@@ -21,6 +21,7 @@
 #include "paimonc/index.h"
 #include "api/api_gindex.h"
 #include "api/handles.h"
+#include "api/api_expire.h"
 #include "commit/commit.h"
 #include "core/error.h"
 #include "core/mem.h"
@@ -808,6 +809,7 @@ static int commit_index(paimon_table *t, const pm_index_manifest_entry_list *l, 
 {
 	pm_table_committer *c = NULL;
 	pm_commit_batch cb;
+	int64_t sid = -1;
 	int rc;
 	memset(&cb, 0, sizeof cb);
 	cb.index = l->items;
@@ -815,7 +817,11 @@ static int commit_index(paimon_table *t, const pm_index_manifest_entry_list *l, 
 	cb.check_from_snapshot = -1;
 	if ((rc = pm_table_committer_new(t->io, t->path, t->schema->schema, NULL, &c)))
 		return rc;
-	rc = pm_table_committer_commit_batch(c, &cb, PM_COMMIT_BATCH_IDENTIFIER, snapshot_id);
+	rc = pm_table_committer_commit_batch(c, &cb, PM_COMMIT_BATCH_IDENTIFIER, &sid);
+	if (snapshot_id)
+		*snapshot_id = sid;
+	if (!rc && sid >= 0 && pm_api_maintain(t->io, t->path, pm_table_committer_schema(c)))
+		paimon_error_clear(); /* best effort: the next commit runs it again */
 	pm_table_committer_free(c);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "core/mem.h"
 #include "paimonc/table.h"
 #include "api/handles.h"
+#include "api/api_expire.h"
 #include "commit/commit.h"
 #include "write/write.h"
 
@@ -17,7 +18,34 @@ struct paimon_table_write {
 
 struct paimon_table_commit {
 	pm_table_committer *c;
+	pm_fileio *io;     /* the table's (the committer uses it too) */
+	char *path;        /* the table's path */
+	char *maint_err;   /* what the last commit's maintenance reported, or NULL */
 };
+
+/* After a commit call: when it published a new snapshot, runs the
+ * maintenance (api_expire.h). Its failure is kept for
+ * paimon_table_commit_maintenance_error and never fails the commit. */
+static void after_commit(paimon_table_commit *c, int rc, int64_t snapshot_id)
+{
+	pm_commit_stats st;
+	pm_free(c->maint_err);
+	c->maint_err = NULL;
+	if (rc || snapshot_id < 0)
+		return;
+	pm_table_committer_last_stats(c->c, &st);
+	if (st.deduplicated)
+		return;
+	if (pm_api_maintain(c->io, c->path, pm_table_committer_schema(c->c))) {
+		c->maint_err = pm_strdup(paimon_error_message());
+		paimon_error_clear();
+	}
+}
+
+const char *paimon_table_commit_maintenance_error(const paimon_table_commit *c)
+{
+	return c ? c->maint_err : NULL;
+}
 
 /* ------------------------------------------------------------------ write */
 
@@ -305,6 +333,12 @@ int paimon_table_commit_new(paimon_table_commit **out, paimon_table *t, const pa
 		pm_free(h);
 		return pm_err_wrap("cannot commit to table '%s'", t->identifier);
 	}
+	h->io = t->io;
+	if (!(h->path = pm_strdup(t->path))) {
+		pm_table_committer_free(h->c);
+		pm_free(h);
+		return PAIMON_ENOMEM;
+	}
 	*out = h;
 	return 0;
 }
@@ -318,11 +352,17 @@ int paimon_table_commit_set_overwrite(paimon_table_commit *c, const paimon_optio
 
 int paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id)
 {
+	int64_t sid = -1;
+	int rc;
 	if (snapshot_id)
 		*snapshot_id = -1;
 	if (!c)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_truncate: NULL committer");
-	return pm_table_committer_truncate(c->c, PM_COMMIT_BATCH_IDENTIFIER, snapshot_id);
+	rc = pm_table_committer_truncate(c->c, PM_COMMIT_BATCH_IDENTIFIER, &sid);
+	after_commit(c, rc, sid);
+	if (snapshot_id)
+		*snapshot_id = sid;
+	return rc;
 }
 
 /*
@@ -389,6 +429,7 @@ int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *con
 	pm_commit_batch b;
 	pm_manifest_entry *adds;
 	pm_index_manifest_entry *index;
+	int64_t sid = -1;
 	int rc;
 	if (snapshot_id)
 		*snapshot_id = -1;
@@ -396,9 +437,12 @@ int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *con
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_apply: NULL committer");
 	if ((rc = gather(msgs, n, &b, &adds, &index)))
 		return rc;
-	rc = pm_table_committer_commit_batch(c->c, &b, commit_identifier, snapshot_id);
+	rc = pm_table_committer_commit_batch(c->c, &b, commit_identifier, &sid);
 	pm_free(adds);
 	pm_free(index);
+	after_commit(c, rc, sid);
+	if (snapshot_id)
+		*snapshot_id = sid;
 	return rc;
 }
 
@@ -423,5 +467,7 @@ void paimon_table_commit_free(paimon_table_commit *c)
 	if (!c)
 		return;
 	pm_table_committer_free(c->c);
+	pm_free(c->path);
+	pm_free(c->maint_err);
 	pm_free(c);
 }

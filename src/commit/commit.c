@@ -360,31 +360,11 @@ static int opt_bool(const pm_strmap *m, const char *key, int dflt, int *v)
 	return 0;
 }
 
-/* Durations: plain millis, or with a unit (ms, s, min). */
+/* Durations as Java's TimeUtils.parseDuration (plain millis, or with a unit). */
 static int opt_duration(const pm_strmap *m, const char *key, int64_t *v)
 {
 	const char *s = pm_strmap_get(m, key);
-	char *end;
-	long long x;
-	if (!s)
-		return 0;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (end == s || x < 0 || errno)
-		goto bad;
-	while (*end == ' ')
-		end++;
-	if (!*end || !strcmp(end, "ms"))
-		*v = x;
-	else if (!strcmp(end, "s"))
-		*v = x * 1000;
-	else if (!strcmp(end, "min"))
-		*v = x * 60000;
-	else
-		goto bad;
-	return 0;
-bad:
-	return pm_err(PAIMON_EINVAL, "option '%s': invalid duration '%s'", key, s);
+	return s ? pm_parse_duration_ms(key, s, v) : 0;
 }
 
 int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
@@ -466,6 +446,11 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 fail:
 	pm_table_committer_free(c);
 	return rc;
+}
+
+const pm_table_schema *pm_table_committer_schema(const pm_table_committer *c)
+{
+	return c->schema;
 }
 
 const char *pm_table_committer_user(const pm_table_committer *c)

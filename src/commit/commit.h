@@ -124,6 +124,9 @@ typedef struct pm_table_committer pm_table_committer;
 int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table_schema *s,
 			   const pm_strmap *opts, pm_table_committer **out);
 const char *pm_table_committer_user(const pm_table_committer *c);
+/* The schema the committer uses: the table's, with the override options
+ * merged in (borrowed; lives as long as c). */
+const pm_table_schema *pm_table_committer_schema(const pm_table_committer *c);
 /*
  * The next commit is an OVERWRITE (INSERT OVERWRITE), with Java
  * FileStoreCommitImpl.overwritePartition's rules (pypaimon's alike):

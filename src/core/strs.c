@@ -1,8 +1,10 @@
 #include "core/strs.h"
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/mem.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -224,6 +226,130 @@ int pm_parse_memory_size(const char *key, const char *v, int64_t *out)
 	return 0;
 bad:
 	return pm_err(PAIMON_EINVAL, "option '%s': invalid size '%s'", key, v);
+}
+
+int pm_parse_duration_ms(const char *key, const char *v, int64_t *out)
+{
+	static const struct {
+		const char *names;
+		int64_t mul, div;
+	} units[] = {
+	    {",ms,milli,millis,millisecond,milliseconds,", 1, 1},
+	    {",s,sec,secs,second,seconds,", 1000, 1},
+	    {",m,min,mins,minute,minutes,", 60000, 1},
+	    {",h,hour,hours,", 3600000, 1},
+	    {",d,day,days,", 86400000, 1},
+	    {",us,micro,micros,microsecond,microseconds,", 1, 1000},
+	    {",ns,nano,nanos,nanosecond,nanoseconds,", 1, 1000000},
+	};
+	const char *p = v, *u;
+	int64_t n = 0, mul = 1, div = 1;
+	size_t i, ulen;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p < '0' || *p > '9')
+		goto bad;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (n > (INT64_MAX - 9) / 10)
+			goto bad;
+		n = n * 10 + (*p - '0');
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	u = p;
+	ulen = strlen(u);
+	while (ulen && (u[ulen - 1] == ' ' || u[ulen - 1] == '\t'))
+		ulen--;
+	if (ulen) {
+		char name[24];
+		int found = 0;
+		if (ulen > sizeof name - 3)
+			goto bad;
+		name[0] = ',';
+		for (i = 0; i < ulen; i++)
+			name[i + 1] = (char)(u[i] >= 'A' && u[i] <= 'Z' ? u[i] + 32 : u[i]);
+		name[ulen + 1] = ',';
+		name[ulen + 2] = '\0';
+		for (i = 0; i < sizeof units / sizeof units[0] && !found; i++)
+			if (strstr(units[i].names, name)) {
+				mul = units[i].mul;
+				div = units[i].div;
+				found = 1;
+			}
+		if (!found)
+			goto bad;
+	}
+	if (n > INT64_MAX / mul)
+		goto bad;
+	*out = n * mul / div;
+	return 0;
+bad:
+	return pm_err(PAIMON_EINVAL, "option '%s': invalid duration '%s'", key, v);
+}
+
+/* ------------------------------------------------------------ string set */
+
+static uint64_t strset_hash(const char *s)
+{
+	return pm_fnv1a(s, strlen(s), PM_FNV1A_INIT);
+}
+
+int pm_strset_has(const pm_strset *s, const char *str)
+{
+	size_t i;
+	if (!s->cap)
+		return 0;
+	for (i = (size_t)strset_hash(str) & (s->cap - 1); s->slots[i]; i = (i + 1) & (s->cap - 1))
+		if (strcmp(s->slots[i], str) == 0)
+			return 1;
+	return 0;
+}
+
+static void strset_put_owned(pm_strset *s, char *str)
+{
+	size_t i = (size_t)strset_hash(str) & (s->cap - 1);
+	while (s->slots[i])
+		i = (i + 1) & (s->cap - 1);
+	s->slots[i] = str;
+	s->len++;
+}
+
+int pm_strset_add(pm_strset *s, const char *str, int *added)
+{
+	char *copy;
+	if (added)
+		*added = 0;
+	if (pm_strset_has(s, str))
+		return 0;
+	if ((s->len + 1) * 2 > s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64, i;
+		pm_strset old = *s;
+		char **slots = pm_calloc(ncap, sizeof *slots);
+		if (!slots)
+			return PAIMON_ENOMEM;
+		s->slots = slots;
+		s->cap = ncap;
+		s->len = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.slots[i])
+				strset_put_owned(s, old.slots[i]);
+		pm_free(old.slots);
+	}
+	if (!(copy = pm_strdup(str)))
+		return PAIMON_ENOMEM;
+	strset_put_owned(s, copy);
+	if (added)
+		*added = 1;
+	return 0;
+}
+
+void pm_strset_dispose(pm_strset *s)
+{
+	size_t i;
+	for (i = 0; i < s->cap; i++)
+		pm_free(s->slots[i]);
+	pm_free(s->slots);
+	memset(s, 0, sizeof *s);
 }
 
 int pm_csv_next(const char **cursor, const char **item, size_t *len)

@@ -47,6 +47,23 @@ int pm_parse_bool(const char *s, int *out);
  * "1 kb"; units b/bytes, k/kb/kib/kibibytes, m.., g.., t/tb/tib) into bytes.
  * PAIMON_EINVAL "option '<key>': invalid size '<v>'" otherwise. */
 int pm_parse_memory_size(const char *key, const char *v, int64_t *out);
+/* A duration as Java's TimeUtils.parseDuration reads it ("1 h", "30min",
+ * "500", "2 days"; an integer then an optional unit: ms (default), s, min/m,
+ * h, d, and their long forms; us and ns round down to millis) into millis.
+ * PAIMON_EINVAL "option '<key>': invalid duration '<v>'" otherwise. */
+int pm_parse_duration_ms(const char *key, const char *v, int64_t *out);
+
+/* A set of strings (open addressing, owned copies). Zero-initialise. */
+typedef struct pm_strset {
+	char **slots;
+	size_t cap; /* power of two or 0 */
+	size_t len;
+} pm_strset;
+
+int pm_strset_has(const pm_strset *s, const char *str);
+/* Adds a copy of str; *added (may be NULL) = 1 when it was not present. */
+int pm_strset_add(pm_strset *s, const char *str, int *added);
+void pm_strset_dispose(pm_strset *s);
 
 /* The value of one hex digit (either case), or -1. */
 static inline int pm_hexval(char c)

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "core/hash.h"
 #include "core/mem.h"
 #include "meta/manifest.h"
 #include "meta/snapshot.h"
@@ -21,88 +20,15 @@
  * bucket dirs, data-file.path-directory; guards against symlink loops). */
 #define ORPHAN_MAX_DEPTH 64
 
-/* ------------------------------------------------------------ name set */
-
-/* Open-addressing hash set of owned strings. */
-typedef struct nameset {
-	char **slots;
-	size_t cap; /* power of two or 0 */
-	size_t len;
-} nameset;
-
-static uint64_t name_hash(const char *s)
-{
-	return pm_fnv1a(s, strlen(s), PM_FNV1A_INIT);
-}
-
-static int nameset_has(const nameset *s, const char *name)
-{
-	size_t i;
-	if (!s->cap)
-		return 0;
-	for (i = (size_t)name_hash(name) & (s->cap - 1); s->slots[i]; i = (i + 1) & (s->cap - 1))
-		if (strcmp(s->slots[i], name) == 0)
-			return 1;
-	return 0;
-}
-
-static void nameset_put_owned(nameset *s, char *name)
-{
-	size_t i = (size_t)name_hash(name) & (s->cap - 1);
-	while (s->slots[i])
-		i = (i + 1) & (s->cap - 1);
-	s->slots[i] = name;
-	s->len++;
-}
-
-/* Adds a copy of name; *added (may be NULL) = 1 when it was not present. */
-static int nameset_add(nameset *s, const char *name, int *added)
-{
-	char *copy;
-	if (added)
-		*added = 0;
-	if (nameset_has(s, name))
-		return 0;
-	if ((s->len + 1) * 2 > s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64, i;
-		nameset old = *s;
-		char **slots = pm_calloc(ncap, sizeof *slots);
-		if (!slots)
-			return PAIMON_ENOMEM;
-		s->slots = slots;
-		s->cap = ncap;
-		s->len = 0;
-		for (i = 0; i < old.cap; i++)
-			if (old.slots[i])
-				nameset_put_owned(s, old.slots[i]);
-		pm_free(old.slots);
-	}
-	if (!(copy = pm_strdup(name)))
-		return PAIMON_ENOMEM;
-	nameset_put_owned(s, copy);
-	if (added)
-		*added = 1;
-	return 0;
-}
-
-static void nameset_dispose(nameset *s)
-{
-	size_t i;
-	for (i = 0; i < s->cap; i++)
-		pm_free(s->slots[i]);
-	pm_free(s->slots);
-	memset(s, 0, sizeof *s);
-}
-
 /* ------------------------------------------------------- reference set */
 
 typedef struct refs {
 	pm_fileio *io;
 	const char *table;
-	nameset used;       /* referenced file names */
-	nameset lists_read; /* manifest lists already expanded */
-	nameset manifests_read;
-	nameset index_manifests_read;
+	pm_strset used;       /* referenced file names */
+	pm_strset lists_read; /* manifest lists already expanded */
+	pm_strset manifests_read;
+	pm_strset index_manifests_read;
 } refs;
 
 /* Adds the last path component of p (a name or a path). */
@@ -110,7 +36,7 @@ static int add_used(refs *r, const char *p)
 {
 	if (!p || !*p)
 		return 0;
-	return nameset_add(&r->used, pm_path_basename(p), NULL);
+	return pm_strset_add(&r->used, pm_path_basename(p), NULL);
 }
 
 static int add_manifest(refs *r, const char *name)
@@ -118,7 +44,7 @@ static int add_manifest(refs *r, const char *name)
 	pm_manifest_entry_list l = {0};
 	size_t i, j;
 	int added, rc;
-	if ((rc = nameset_add(&r->manifests_read, name, &added)) != 0 || !added)
+	if ((rc = pm_strset_add(&r->manifests_read, name, &added)) != 0 || !added)
 		return rc;
 	if ((rc = add_used(r, name)) != 0)
 		return rc;
@@ -145,7 +71,7 @@ static int add_manifest_list(refs *r, const char *name)
 	int added, rc;
 	if (!name || !*name)
 		return 0;
-	if ((rc = nameset_add(&r->lists_read, name, &added)) != 0 || !added)
+	if ((rc = pm_strset_add(&r->lists_read, name, &added)) != 0 || !added)
 		return rc;
 	if ((rc = add_used(r, name)) != 0)
 		return rc;
@@ -164,7 +90,7 @@ static int add_index_manifest(refs *r, const char *name)
 	int added, rc;
 	if (!name || !*name)
 		return 0;
-	if ((rc = nameset_add(&r->index_manifests_read, name, &added)) != 0 || !added)
+	if ((rc = pm_strset_add(&r->index_manifests_read, name, &added)) != 0 || !added)
 		return rc;
 	if ((rc = add_used(r, name)) != 0)
 		return rc;
@@ -268,10 +194,10 @@ static int add_versioned_dir(refs *r, const char *dirname, const char *prefix, c
 
 static void refs_dispose(refs *r)
 {
-	nameset_dispose(&r->used);
-	nameset_dispose(&r->lists_read);
-	nameset_dispose(&r->manifests_read);
-	nameset_dispose(&r->index_manifests_read);
+	pm_strset_dispose(&r->used);
+	pm_strset_dispose(&r->lists_read);
+	pm_strset_dispose(&r->manifests_read);
+	pm_strset_dispose(&r->index_manifests_read);
 }
 
 static int build_refs(refs *r)
@@ -302,7 +228,7 @@ typedef struct wdir {
 
 typedef struct walk {
 	pm_fileio *io;
-	const nameset *used;
+	const pm_strset *used;
 	int64_t older_than;
 	cand *c;
 	size_t nc, capc;
@@ -424,7 +350,7 @@ static int walk_dir(walk *w, const char *dir, const char *top, int depth, long p
 		if (temp_only_top_dir(top) && (st->is_dir || !hidden_temp(st->name)))
 			continue;
 		if (!st->is_dir &&
-		    (protected_file(top, st->name) || nameset_has(w->used, st->name) || st->mtime_ms >= w->older_than))
+		    (protected_file(top, st->name) || pm_strset_has(w->used, st->name) || st->mtime_ms >= w->older_than))
 			continue;
 		if (!(p = pm_path_join(dir, st->name))) {
 			rc = PAIMON_ENOMEM;

@@ -407,9 +407,17 @@ static int write_commit_r(const char *wh, int64_t start, int batches, int64_t ro
 	if (overwrite && (rc = paimon_table_commit_set_overwrite(tc, NULL)))
 		goto out;
 	rc = paimon_table_commit_apply(tc, &m, 1, identifier, NULL);
+	if (rc == 0 && paimon_table_commit_maintenance_error(tc)) {
+		/* committed; the maintenance after it (snapshot expiration) failed
+		 * and says so here */
+		snprintf(err, errcap, "%s", paimon_table_commit_maintenance_error(tc));
+		rc = PAIMON_EIO;
+		goto out_msg;
+	}
 out:
 	if (rc)
 		snprintf(err, errcap, "%s", paimon_error_message());
+out_msg:
 	paimon_options_free(o);
 	paimon_table_commit_free(tc);
 	paimon_commit_message_free(m);

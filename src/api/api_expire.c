@@ -1,0 +1,98 @@
+/*
+ * api/api_expire.c - snapshot expiration (maint/expire) in the public API,
+ * and the maintenance a commit runs after it publishes a snapshot (Java
+ * TableCommitImpl.maintain).
+ */
+#include "paimonc/table.h"
+#include "api/handles.h"
+#include "api/api_expire.h"
+#include "core/error.h"
+#include "core/mem.h"
+#include "maint/expire.h"
+
+#include <string.h>
+#include <time.h>
+
+static int64_t now_millis(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int pm_api_maintain(pm_fileio *io, const char *table_path, const pm_table_schema *s)
+{
+	pm_expire_config cfg;
+	pm_expire_result r;
+	const char *v;
+	int write_only = 0, rc;
+	int64_t now = now_millis(), ttl;
+	if ((v = pm_strmap_get(&s->options, "write-only")) && pm_parse_bool(v, &write_only))
+		return pm_err(PAIMON_EINVAL, "option 'write-only': invalid value '%s'", v);
+	if (write_only)
+		return 0;
+	/* consumers first, so that an expired consumer no longer holds snapshots */
+	if ((v = pm_strmap_get(&s->options, "consumer.expiration-time"))) {
+		if ((rc = pm_parse_duration_ms("consumer.expiration-time", v, &ttl)) ||
+		    (rc = pm_consumer_expire(io, table_path, now - ttl)))
+			return rc;
+	}
+	if ((rc = pm_expire_config_from_options(&s->options, &cfg)))
+		return rc;
+	memset(&r, 0, sizeof r);
+	rc = pm_table_expire_snapshots(io, table_path, table_path, s, &cfg, now, 0, &r);
+	pm_expire_result_dispose(&r);
+	return rc;
+}
+
+int paimon_table_expire_snapshots(paimon_table *t, const paimon_options *opts, int dry_run, int64_t *expired,
+				  char ***paths, size_t *count, uint64_t *bytes)
+{
+	pm_expire_config cfg;
+	pm_expire_result r;
+	pm_strmap merged;
+	const pm_table_schema *s;
+	size_t i;
+	int rc;
+	if (expired)
+		*expired = 0;
+	if (paths)
+		*paths = NULL;
+	if (count)
+		*count = 0;
+	if (bytes)
+		*bytes = 0;
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "expire snapshots: no table");
+	if ((rc = pm_api_refuse_system(t, "expire snapshots")))
+		return rc;
+	s = t->schema->schema;
+	memset(&merged, 0, sizeof merged);
+	if ((rc = pm_strmap_copy(&merged, &s->options)))
+		return rc;
+	for (i = 0; opts && i < opts->map.len && !rc; i++)
+		rc = pm_strmap_set(&merged, opts->map.keys[i], opts->map.vals[i]);
+	if (!rc)
+		rc = pm_expire_config_from_options(&merged, &cfg);
+	pm_strmap_dispose(&merged);
+	if (rc)
+		return pm_err_wrap("cannot expire snapshots of '%s'", t->identifier);
+	memset(&r, 0, sizeof r);
+	if ((rc = pm_table_expire_snapshots(t->io, t->path, t->path, s, &cfg, now_millis(), dry_run, &r))) {
+		pm_expire_result_dispose(&r);
+		return rc;
+	}
+	if (expired)
+		*expired = r.expired;
+	if (bytes)
+		*bytes = r.bytes;
+	if (count)
+		*count = r.deleted.len;
+	if (paths && r.deleted.len) {
+		*paths = r.deleted.items;
+		r.deleted.items = NULL;
+		r.deleted.len = r.deleted.cap = 0;
+	}
+	pm_expire_result_dispose(&r);
+	return 0;
+}
