@@ -436,6 +436,17 @@ PAIMON_EXTERN(void) paimon_read_builder_free(paimon_read_builder *rb);
 PAIMON_EXTERN(int) paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int dry_run,
 						    char ***paths, size_t *count, uint64_t *bytes);
 
+/**
+ * A consistency check: the names of the files some snapshot, tag or
+ * changelog of t references (manifest lists, manifests, data and extra
+ * files, index manifests and index files, statistics) that exist nowhere
+ * under the table directory. A healthy table has none. *names / *count
+ * (each may be NULL): sorted names, free with paimon_string_list_free. A
+ * snapshot, tag, manifest list or manifest that cannot be read fails
+ * naming it.
+ */
+PAIMON_EXTERN(int) paimon_table_find_missing_files(paimon_table *t, char ***names, size_t *count);
+
 /* --------------------------------------------------- snapshot expiration */
 
 /**

@@ -574,6 +574,13 @@ static PyObject *commit_commit(CommitObject *o, PyObject *args)
 	Py_DECREF(fast);
 	if (rc != 0)
 		return pm_py_raise_last(rc);
+	/* committed; the snapshot expiration after it failed: say so, the
+	 * commit stands */
+	const char *maint = paimon_table_commit_maintenance_error(o->c);
+	if (maint != NULL &&
+	    PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "snapshot %lld committed, but the maintenance after it "
+			     "(snapshot expiration) failed: %s", (long long)sid, maint) < 0)
+		return NULL;
 	return PyLong_FromLongLong(sid);
 }
 
@@ -1536,6 +1543,64 @@ static PyObject *mod_table_remove_orphan_files(PyObject *m, PyObject *args)
 	return Py_BuildValue("(NK)", list, (unsigned long long)bytes);
 }
 
+static PyObject *path_list(char **paths, size_t n)
+{
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; list != NULL && i < n; i++) {
+		PyObject *str = PyUnicode_DecodeFSDefault(paths[i]);
+		if (str == NULL) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
+	}
+	paimon_string_list_free(paths, n);
+	return list;
+}
+
+/* table_expire_snapshots(table, options: dict|None, dry_run: bool)
+ * -> (expired, [paths], bytes) */
+static PyObject *mod_table_expire_snapshots(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o;
+	paimon_options *opts = NULL;
+	int dry_run = 0, rc;
+	int64_t expired = 0;
+	char **paths = NULL;
+	size_t n = 0;
+	uint64_t bytes = 0;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OOp:table_expire_snapshots", &table, &opts_o, &dry_run))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL || options_from(opts_o, "expire options", &opts) < 0)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_expire_snapshots(t, opts, dry_run, &expired, &paths, &n, &bytes));
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	PyObject *list = path_list(paths, n);
+	if (list == NULL)
+		return NULL;
+	return Py_BuildValue("(LNK)", (long long)expired, list, (unsigned long long)bytes);
+}
+
+/* table_find_missing_files(table) -> [names] */
+static PyObject *mod_table_find_missing_files(PyObject *m, PyObject *table)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int rc;
+	(void)m;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_find_missing_files(t, &names, &n));
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return path_list(names, n);
+}
+
 /* table_plan_row_id_ranges(table, rows_per_batch, snapshot_id) ->
  * (snapshot_id, [[(from, to), ...] per batch]) - inclusive ranges. */
 static PyObject *mod_table_plan_row_id_ranges(PyObject *m, PyObject *args)
@@ -1585,6 +1650,9 @@ static PyMethodDef table_api_methods[] = {
 	{"table_commit_new", mod_table_commit_new, METH_VARARGS, "(table, options|None) -> TableCommit"},
 	{"table_remove_orphan_files", mod_table_remove_orphan_files, METH_VARARGS,
 	 "(table, older_than_ms, dry_run) -> (paths, bytes)"},
+	{"table_expire_snapshots", mod_table_expire_snapshots, METH_VARARGS,
+	 "(table, options|None, dry_run) -> (expired, paths, bytes)"},
+	{"table_find_missing_files", mod_table_find_missing_files, METH_O, "(table) -> [file names]"},
 	{"commit_message_deserialize", mod_message_deserialize, METH_O, "(bytes) -> CommitMessage"},
 	{"predicate_build", mod_predicate_build, METH_O, "(tuple tree) -> Predicate"},
 	{"predicate_parse", mod_predicate_parse, METH_O, "(SQL-like text) -> Predicate"},

@@ -2,10 +2,38 @@
 
 Mixed into paimonc.catalog.Table: ``new_batch_write_builder()``,
 ``new_stream_write_builder()``, ``new_read_builder()``, ``copy(options)``
-and ``remove_orphan_files(older_than=None, dry_run=False)``.
+``remove_orphan_files(older_than=None, dry_run=False)``,
+``expire_snapshots(...)`` and ``find_missing_files()``.
 """
 
-__all__ = ["TableApiMixin"]
+import collections
+
+__all__ = ["TableApiMixin", "ExpireResult"]
+
+ExpireResult = collections.namedtuple("ExpireResult", ["expired", "deleted_files", "bytes"])
+ExpireResult.__doc__ = (
+    "What expire_snapshots did (or would do, in a dry run): the number of snapshots expired, the "
+    "absolute paths of the files deleted in deletion order, and their total size in bytes.")
+
+
+def _millis_before_now(value, what):
+    """datetime (naive = local), timedelta before now, or epoch millis -> epoch millis."""
+    import datetime as _dt
+    import time as _time
+    from .errors import InvalidArgumentError
+    now_ms = int(_time.time() * 1000)
+    if isinstance(value, _dt.datetime):
+        ms = int(value.timestamp() * 1000)
+    elif isinstance(value, _dt.timedelta):
+        ms = now_ms - int(value.total_seconds() * 1000)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        ms = value
+    else:
+        raise InvalidArgumentError(
+            "%s must be a datetime, a timedelta or epoch milliseconds, not %s" % (what, type(value).__name__))
+    if not -(1 << 63) <= ms < (1 << 63):
+        raise InvalidArgumentError("%s out of range: %r" % (what, value))
+    return ms, now_ms
 
 
 class TableApiMixin:
@@ -87,3 +115,37 @@ class TableApiMixin:
         from . import _native
         paths, _bytes = _native.table_remove_orphan_files(self._t, older_ms, bool(dry_run))
         return paths
+
+    def expire_snapshots(self, retain_max=None, retain_min=None, older_than=None, max_deletes=None,
+                         options=None, dry_run=False):
+        """Expires old snapshots as Java Paimon does (its ``expire_snapshots``
+        procedure's parameters): snapshots beyond the newest ``retain_max``
+        (option ``snapshot.num-retained.max``) and older than ``older_than``
+        (a datetime, a timedelta before now or epoch millis; default: option
+        ``snapshot.time-retained``, 1 hour) expire, keeping at least
+        ``retain_min`` (``snapshot.num-retained.min``, 10) and at most
+        ``max_deletes`` per call (``snapshot.expire.limit``, 50), and never a
+        snapshot a consumer has not read yet. Files only expired snapshots
+        used are deleted; every retained snapshot and tag stays readable.
+        ``options`` may give any ``snapshot.*`` expiration option.
+        ``dry_run=True`` deletes nothing. Returns an ``ExpireResult``."""
+        from . import _native
+        opts = {str(k): str(v) for k, v in (options or {}).items()}
+        if retain_max is not None:
+            opts["snapshot.num-retained.max"] = str(int(retain_max))
+        if retain_min is not None:
+            opts["snapshot.num-retained.min"] = str(int(retain_min))
+        if max_deletes is not None:
+            opts["snapshot.expire.limit"] = str(int(max_deletes))
+        if older_than is not None:
+            older_ms, now_ms = _millis_before_now(older_than, "older_than")
+            opts["snapshot.time-retained"] = "%d ms" % max(0, now_ms - older_ms)
+        expired, paths, nbytes = _native.table_expire_snapshots(self._t, opts or None, bool(dry_run))
+        return ExpireResult(expired, paths, nbytes)
+
+    def find_missing_files(self):
+        """A consistency check: names of the files a snapshot, tag or
+        changelog references that exist nowhere under the table directory
+        (a healthy table has none)."""
+        from . import _native
+        return _native.table_find_missing_files(self._t)

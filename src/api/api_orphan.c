@@ -42,3 +42,28 @@ int paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int
 	pm_orphan_list_dispose(&l);
 	return 0;
 }
+
+int paimon_table_find_missing_files(paimon_table *t, char ***names, size_t *count)
+{
+	pm_strlist l = {0};
+	int rc;
+	if (names)
+		*names = NULL;
+	if (count)
+		*count = 0;
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "find missing files: no table");
+	if ((rc = pm_table_find_missing(t->io, t->path, &l))) {
+		pm_strlist_dispose(&l);
+		return pm_err_wrap("cannot check the files of table '%s'", t->identifier);
+	}
+	if (count)
+		*count = l.len;
+	if (names && l.len) {
+		*names = l.items;
+		l.items = NULL;
+		l.len = l.cap = 0;
+	}
+	pm_strlist_dispose(&l);
+	return 0;
+}

@@ -3,6 +3,7 @@
  * meta/schema and meta/snapshot.
  */
 #include "api/handles.h"
+#include "maint/expire.h"
 #include "core/error.h"
 #include "core/mem.h"
 
@@ -145,10 +146,14 @@ int paimon_table_create_tag(paimon_table *t, const char *name, int64_t snapshot_
 
 int paimon_table_delete_tag(paimon_table *t, const char *name, int ignore_if_not_exists)
 {
+	pm_expire_result r;
 	int rc = pm_tag_validate_name(name);
 	if (rc)
 		return rc;
-	return pm_tag_delete(t->io, t->path, name, ignore_if_not_exists);
+	memset(&r, 0, sizeof r);
+	rc = pm_table_delete_tag(t->io, t->path, t->path, t->schema->schema, name, ignore_if_not_exists, &r);
+	pm_expire_result_dispose(&r);
+	return rc;
 }
 
 int paimon_table_list_tags(paimon_table *t, char ***names, size_t *count)

@@ -725,6 +725,154 @@ done:
 	return rc;
 }
 
+/* -------------------------------------------------------- tag deletion */
+
+/* The live files of the snapshots in snaps (Java TagDeletion.dataFileSkipper)
+ * into x->tag_files. */
+static int xp_live_files_of(xp *x, pm_snapshot *const *snaps, size_t n)
+{
+	size_t i, k;
+	int rc = 0;
+	pm_strset_dispose(&x->tag_files);
+	x->cached_tag = 0;
+	for (i = 0; i < n && !rc; i++) {
+		pm_manifest_entry_list live = {0};
+		rc = pm_manifest_read_all(x->io, x->table, snaps[i]->base_manifest_list, snaps[i]->delta_manifest_list,
+					  NULL, &live);
+		for (k = 0; k < live.len && !rc; k++)
+			if (!(rc = xp_entry_key(x, &live.items[k])))
+				rc = pm_strset_add(&x->tag_files, pm_buf_cstr(&x->key), NULL);
+		pm_manifest_entry_list_dispose(&live);
+	}
+	return rc;
+}
+
+int pm_table_delete_tag(pm_fileio *io, const char *table_path, const char *meta_path, const pm_table_schema *schema,
+			const char *name, int ignore_if_not_exists, pm_expire_result *out)
+{
+	xp x;
+	snap_vec tags = {0};
+	pm_snapshot *tag = NULL, *earliest_snap = NULL, *skips[2];
+	pm_strset skip = {0};
+	pm_strlist names = {0};
+	size_t i, nskip = 0, same = 0, idx = 0;
+	int64_t earliest = 0;
+	int exists = 0, found = 0, rc;
+	char *p;
+	memset(&x, 0, sizeof x);
+	if ((rc = pm_tag_validate_name(name)))
+		return rc;
+	rc = pm_tag_load(io, meta_path, name, &tag);
+	if (rc == PAIMON_ENOTFOUND && ignore_if_not_exists) {
+		paimon_error_clear();
+		return 0;
+	}
+	if (rc)
+		return rc;
+	x.io = io;
+	x.table = table_path;
+	x.meta = meta_path;
+	x.schema = schema;
+	x.out = out;
+	{
+		static const pm_expire_config no_dirs = {1, 1, 0, 1, 0, 0};
+		x.cfg = &no_dirs;
+	}
+	if ((rc = pm_partition_info_init(&x.pi, schema)))
+		goto done;
+	/* the tagged snapshot still exists: it keeps its files, only the tag goes */
+	if (!(p = pm_snapshot_path(meta_path, tag->id))) {
+		rc = PAIMON_ENOMEM;
+		goto done;
+	}
+	rc = pm_fileio_exists(io, p, &exists);
+	pm_free(p);
+	if (rc)
+		goto done;
+	/* every tag, read before the tag file goes (Java reads them first) */
+	if (!exists && (rc = xp_tagged(&x, &tags)))
+		goto done;
+	if (!exists) {
+		if ((rc = pm_tag_list(io, meta_path, &names)))
+			goto done;
+		for (i = 0; i < names.len && !rc; i++) {
+			pm_snapshot *o = NULL;
+			rc = pm_tag_load(io, meta_path, names.items[i], &o);
+			if (rc == PAIMON_ENOTFOUND) {
+				paimon_error_clear();
+				rc = 0;
+				continue;
+			}
+			if (!rc)
+				same += o->id == tag->id;
+			pm_snapshot_free(o);
+		}
+		if (rc)
+			goto done;
+	}
+	if ((rc = pm_tag_delete(io, meta_path, name, 0)))
+		goto done;
+	if (exists || same > 1)
+		goto done;
+
+	/* Java TagManager.doClean: keep what the left neighbour tag and the
+	 * nearer of (the earliest snapshot, the right neighbour tag) use */
+	for (i = 0; i < tags.len; i++)
+		if (tags.items[i]->id == tag->id)
+			idx = i;
+	if (idx > 0)
+		skips[nskip++] = tags.items[idx - 1];
+	if ((rc = pm_snapshot_earliest_id(io, meta_path, &earliest, &found)))
+		goto done;
+	if (found && (rc = xp_try_snapshot(&x, earliest, &earliest_snap)))
+		goto done;
+	if (idx + 1 < tags.len && (!earliest_snap || earliest_snap->id >= tags.items[idx + 1]->id))
+		skips[nskip++] = tags.items[idx + 1];
+	else if (earliest_snap)
+		skips[nskip++] = earliest_snap;
+
+	if (xp_live_files_of(&x, skips, nskip) == 0) {
+		pm_manifest_entry_list live = {0};
+		if (pm_manifest_read_all(io, table_path, tag->base_manifest_list, tag->delta_manifest_list, NULL, &live) == 0) {
+			for (i = 0; i < live.len && !rc; i++) {
+				if ((rc = xp_entry_key(&x, &live.items[i])))
+					break;
+				if (!pm_strset_has(&x.tag_files, pm_buf_cstr(&x.key)))
+					rc = xp_delete_data_file(&x, &live.items[i], 1);
+			}
+		} else {
+			paimon_error_clear();
+		}
+		pm_manifest_entry_list_dispose(&live);
+	} else {
+		paimon_error_clear(); /* cannot tell what the neighbours use: keep the data */
+	}
+	if (rc)
+		goto done;
+	if (xp_skipping_set(&x, skips, nskip, &skip)) {
+		paimon_error_clear();
+	} else if (!(rc = xp_clean_manifest_list(&x, tag->base_manifest_list, &skip)) &&
+		   !(rc = xp_clean_manifest_list(&x, tag->delta_manifest_list, &skip))) {
+		rc = xp_clean_index_and_stats(&x, tag, &skip);
+	}
+done:
+	if (rc)
+		pm_err_wrap("cannot delete tag '%s'", name);
+	pm_snapshot_free(tag);
+	pm_snapshot_free(earliest_snap);
+	snap_vec_dispose(&tags);
+	pm_strlist_dispose(&names);
+	pm_strset_dispose(&skip);
+	pm_strset_dispose(&x.done);
+	pm_strset_dispose(&x.dirs);
+	pm_strset_dispose(&x.tag_files);
+	pm_buf_dispose(&x.path);
+	pm_buf_dispose(&x.alt);
+	pm_buf_dispose(&x.key);
+	pm_partition_info_dispose(&x.pi);
+	return rc;
+}
+
 /* ------------------------------------------------------------ consumers */
 
 #define CONSUMER_PREFIX "consumer-"

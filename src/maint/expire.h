@@ -76,6 +76,19 @@ int pm_table_expire_snapshots(pm_fileio *io, const char *table_path, const char 
 			      const pm_table_schema *schema, const pm_expire_config *cfg, int64_t now_ms, int dry_run,
 			      pm_expire_result *out);
 
+/*
+ * Deletes tag `name` as Java's TagManager.deleteTag does: when its snapshot
+ * still exists only the tag file goes; otherwise (and when no other tag
+ * names the same snapshot) the files only the tag kept alive are deleted
+ * too: its live data files, manifest lists, manifests, index files and
+ * statistics, except what the left neighbour tag and the nearer of the
+ * earliest snapshot and the right neighbour tag use. out (zeroed, may not
+ * be NULL) receives the files deleted. PAIMON_ENOTFOUND when the tag does
+ * not exist, unless ignore_if_not_exists.
+ */
+int pm_table_delete_tag(pm_fileio *io, const char *table_path, const char *meta_path, const pm_table_schema *schema,
+			const char *name, int ignore_if_not_exists, pm_expire_result *out);
+
 /* ------------------------------------------------------------ consumers */
 
 /* The smallest nextSnapshot of the consumer files <meta>/consumer/consumer-<id>

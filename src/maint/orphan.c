@@ -29,6 +29,7 @@ typedef struct refs {
 	pm_strset lists_read; /* manifest lists already expanded */
 	pm_strset manifests_read;
 	pm_strset index_manifests_read;
+	int live_only; /* data files: only the live ones of each snapshot (merged) */
 } refs;
 
 /* Adds the last path component of p (a name or a path). */
@@ -105,9 +106,46 @@ static int add_index_manifest(refs *r, const char *name)
 	return rc;
 }
 
+/* The manifest lists and manifests of a snapshot's data, and the files
+ * live in it (base and delta merged), with their extra files. */
+static int add_live_data(refs *r, const pm_snapshot *s)
+{
+	const char *lists[2] = {s->base_manifest_list, s->delta_manifest_list};
+	pm_manifest_entry_list live = {0};
+	size_t i, j, k;
+	int rc = 0;
+	for (k = 0; k < 2 && rc == 0; k++) {
+		pm_manifest_file_meta_list l = {0};
+		if (!lists[k] || !*lists[k])
+			continue;
+		if ((rc = add_used(r, lists[k])) == 0 && (rc = pm_manifest_list_read(r->io, r->table, lists[k], &l)) == 0)
+			for (i = 0; i < l.len && rc == 0; i++)
+				rc = add_used(r, l.items[i].file_name);
+		pm_manifest_file_meta_list_dispose(&l);
+	}
+	if (rc == 0)
+		rc = pm_manifest_read_all(r->io, r->table, s->base_manifest_list, s->delta_manifest_list, NULL, &live);
+	for (i = 0; i < live.len && rc == 0; i++) {
+		const pm_data_file_meta *f = &live.items[i].file;
+		rc = add_used(r, f->file_name);
+		for (j = 0; j < f->extra_files.len && rc == 0; j++)
+			rc = add_used(r, f->extra_files.items[j]);
+		if (rc == 0 && f->external_path)
+			rc = add_used(r, f->external_path);
+	}
+	pm_manifest_entry_list_dispose(&live);
+	return rc;
+}
+
 static int add_snapshot_refs(refs *r, const pm_snapshot *s)
 {
 	int rc;
+	if (r->live_only) {
+		if ((rc = add_live_data(r, s)) != 0 || (rc = add_manifest_list(r, s->changelog_manifest_list)) != 0 ||
+		    (rc = add_index_manifest(r, s->index_manifest)) != 0)
+			return rc;
+		return add_used(r, s->statistics);
+	}
 	if ((rc = add_manifest_list(r, s->base_manifest_list)) != 0 ||
 	    (rc = add_manifest_list(r, s->delta_manifest_list)) != 0 ||
 	    (rc = add_manifest_list(r, s->changelog_manifest_list)) != 0 ||
@@ -519,5 +557,63 @@ int pm_table_remove_orphans(pm_fileio *io, const char *table_path, int64_t older
 	if (rc == 0 && !dry_run)
 		rc = remove_empty_dirs(&w);
 	walk_dispose(&w);
+	return rc;
+}
+
+/* ------------------------------------------------- missing references */
+
+/* Adds the names of every file under dir (not under branch/, consumer/,
+ * service/ at the top) to names. */
+static int collect_names(pm_fileio *io, const char *dir, int depth, pm_strset *names)
+{
+	pm_file_list l = {0};
+	size_t i;
+	int rc;
+	if (depth > ORPHAN_MAX_DEPTH)
+		return pm_err(PAIMON_EUNSUPPORTED, "directory '%s' is nested too deeply", dir);
+	rc = pm_fileio_list(io, dir, &l);
+	if (rc == PAIMON_ENOTFOUND && depth > 0) {
+		paimon_error_clear();
+		return 0;
+	}
+	for (i = 0; i < l.len && rc == 0; i++) {
+		const pm_file_status *st = &l.items[i];
+		if (st->is_dir) {
+			char *p;
+			if (depth == 0 && skipped_top_dir(st->name))
+				continue;
+			if (!(p = pm_path_join(dir, st->name))) {
+				rc = PAIMON_ENOMEM;
+				break;
+			}
+			rc = collect_names(io, p, depth + 1, names);
+			pm_free(p);
+		} else {
+			rc = pm_strset_add(names, st->name, NULL);
+		}
+	}
+	pm_file_list_dispose(&l);
+	return rc;
+}
+
+int pm_table_find_missing(pm_fileio *io, const char *table_path, pm_strlist *missing)
+{
+	refs r;
+	pm_strset have = {0};
+	size_t i;
+	int rc;
+	memset(&r, 0, sizeof r);
+	r.io = io;
+	r.table = table_path;
+	r.live_only = 1;
+	if ((rc = build_refs(&r)) == 0 && (rc = collect_names(io, table_path, 0, &have)) == 0) {
+		for (i = 0; i < r.used.cap && rc == 0; i++)
+			if (r.used.slots[i] && !pm_strset_has(&have, r.used.slots[i]))
+				rc = pm_strlist_push(missing, r.used.slots[i]);
+		if (rc == 0)
+			pm_strlist_sort(missing);
+	}
+	pm_strset_dispose(&have);
+	refs_dispose(&r);
 	return rc;
 }

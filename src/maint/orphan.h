@@ -48,4 +48,12 @@ int pm_table_find_orphans(pm_fileio *io, const char *table_path, int64_t older_t
 int pm_table_remove_orphans(pm_fileio *io, const char *table_path, int64_t older_than_ms, int dry_run,
 			    pm_orphan_list *out);
 
+/* The names of the files that some snapshot, tag or changelog needs (its
+ * manifest lists and manifests, the data files live in it with their extra
+ * files, its changelog files, index manifest and index files, statistics)
+ * but that exist nowhere under the table directory, sorted into
+ * missing (appended). A consistency check: a healthy table has none. A
+ * manifest list or manifest that cannot be read fails with its name. */
+int pm_table_find_missing(pm_fileio *io, const char *table_path, pm_strlist *missing);
+
 #endif

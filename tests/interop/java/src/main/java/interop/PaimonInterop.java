@@ -261,6 +261,29 @@ public final class PaimonInterop {
                     }
                 }
                 break;
+            case "delete-tag":
+                need(a, 4, 4, "delete-tag W db.t name");
+                try (Catalog c = catalog(a[1])) {
+                    c.getTable(ident(a[2])).deleteTag(a[3]);
+                }
+                break;
+            case "expire":
+                need(a, 7, 7, "expire W db.t retainMin retainMax timeRetainedMillis maxDeletes");
+                try (Catalog c = catalog(a[1])) {
+                    Table t = c.getTable(ident(a[2]));
+                    org.apache.paimon.options.ExpireConfig cfg =
+                            org.apache.paimon.options.ExpireConfig.builder()
+                                    .snapshotRetainMin((int) parseLong(a[3], "retainMin"))
+                                    .snapshotRetainMax((int) parseLong(a[4], "retainMax"))
+                                    .snapshotTimeRetain(
+                                            java.time.Duration.ofMillis(
+                                                    parseLong(a[5], "timeRetainedMillis")))
+                                    .snapshotMaxDeletes((int) parseLong(a[6], "maxDeletes"))
+                                    .build();
+                    int n = t.newExpireSnapshots().config(cfg).expire();
+                    System.out.println("{\"expired\":" + n + "}");
+                }
+                break;
             case "tags":
                 need(a, 3, 3, "tags W db.t");
                 cmdTags(a[1], ident(a[2]));
