@@ -1,5 +1,6 @@
 /*
- * cmd_orphan.c - `paimonc remove-orphan-files DB.TABLE [--older-than T] [--dry-run]`.
+ * cmd_orphan.c - `paimonc remove-orphan-files DB.TABLE [--older-than T] [--dry-run]` and
+ * `paimonc expire-snapshots DB.TABLE [...]`: the maintenance commands.
  */
 #include "cli.h"
 
@@ -125,5 +126,106 @@ const cli_cmd cli_cmd_remove_orphan_files = {
 	"so files of writes still running survive). schema/, snapshot files, hints, tags, branch/ and\n"
 	"consumer/ are never touched. If any snapshot, tag or manifest cannot be read nothing is deleted.\n"
 	"Prints the paths deleted (with --dry-run: that would be) and a summary line.\n",
+	1, 1,
+};
+
+/* ------------------------------------------------------ expire-snapshots */
+
+static int expire_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[1], *older_arg = NULL, *rmin = NULL, *rmax = NULL, *limit = NULL;
+	size_t npos, n = 0, i;
+	int dry_run = 0, rc;
+	int64_t now = now_millis(), older = 0, expired = 0;
+	uint64_t bytes = 0;
+	char **paths = NULL, buf[64];
+	paimon_table *t = NULL;
+	paimon_options *o = NULL;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 0, "retain-min", "N", "keep at least N snapshots (snapshot.num-retained.min)", &rmin, 0},
+		{CLI_OPT_VALUE, 0, "retain-max", "N", "keep at most N snapshots (snapshot.num-retained.max)", &rmax, 0},
+		{CLI_OPT_VALUE, 0, "older-than", "T",
+		 "expire only snapshots created before T: epoch millis, or a duration before now such as 1d, 2h, "
+		 "30m (default: snapshot.time-retained, 1 h)",
+		 &older_arg, 0},
+		{CLI_OPT_VALUE, 0, "max-deletes", "N", "expire at most N snapshots (snapshot.expire.limit, 50)", &limit, 0},
+		{CLI_OPT_FLAG, 0, "dry-run", NULL, "list what would be deleted, delete nothing", &dry_run, 0},
+		{CLI_OPT_FLAG, 0, "json", NULL,
+		 "print {\"dryRun\", \"expired\", \"count\", \"bytes\", \"files\": [paths]}", &ctx->json, 0},
+		{0},
+	};
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		return rc;
+	if (older_arg && parse_older_than(older_arg, now, &older) < 0)
+		return cli_usage_error(ctx,
+				       "invalid --older-than '%s': expected epoch millis or a duration such as 1d, "
+				       "2h, 30m, 45s, 500ms",
+				       older_arg);
+	if (paimon_options_new(&o) != 0)
+		return cli_oom();
+	rc = 0;
+	if (rmin)
+		rc = paimon_options_set(o, "snapshot.num-retained.min", rmin);
+	if (!rc && rmax)
+		rc = paimon_options_set(o, "snapshot.num-retained.max", rmax);
+	if (!rc && limit)
+		rc = paimon_options_set(o, "snapshot.expire.limit", limit);
+	if (!rc && older_arg) {
+		snprintf(buf, sizeof buf, "%lld ms", (long long)(now > older ? now - older : 0));
+		rc = paimon_options_set(o, "snapshot.time-retained", buf);
+	}
+	if (rc) {
+		paimon_options_free(o);
+		return cli_fail();
+	}
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE) {
+		paimon_options_free(o);
+		return rc;
+	}
+	rc = paimon_table_expire_snapshots(t, o, dry_run, &expired, &paths, &n, &bytes);
+	paimon_options_free(o);
+	paimon_table_free(t);
+	if (rc < 0)
+		return cli_fail();
+	rc = CLI_EXIT_OK;
+	if (ctx->json) {
+		json_t *doc = json_object(), *files = json_array();
+		int err = !doc || !files;
+		for (i = 0; !err && i < n; i++)
+			err = cli_json_push(files, json_string(paths[i])) < 0;
+		if (!err)
+			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
+			      json_object_set_new(doc, "expired", json_integer((json_int_t)expired)) < 0 ||
+			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
+			      json_object_set_new(doc, "bytes", json_integer((json_int_t)bytes)) < 0 ||
+			      json_object_set_new(doc, "files", files) < 0;
+		else
+			json_decref(files);
+		if (err) {
+			json_decref(doc);
+			rc = cli_oom();
+		} else {
+			rc = cli_print_json(doc);
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", paths[i]);
+		printf("%s %lld snapshot%s, %zu file%s (%llu bytes)\n", dry_run ? "Would expire" : "Expired",
+		       (long long)expired, expired == 1 ? "" : "s", n, n == 1 ? "" : "s", (unsigned long long)bytes);
+	}
+	paimon_string_list_free(paths, n);
+	return rc;
+}
+
+const cli_cmd cli_cmd_expire_snapshots = {
+	"expire-snapshots", expire_main,
+	"DB.TABLE [--retain-min N] [--retain-max N] [--older-than T] [--max-deletes N] [--dry-run] [--json]",
+	"Expire old snapshots and delete the files only they used (Java Paimon's expire_snapshots).",
+	"Snapshots beyond the newest --retain-max and older than --older-than expire, keeping at least\n"
+	"--retain-min and at most --max-deletes per run, and never one a consumer has not read yet. Unset\n"
+	"flags take the table's snapshot.* options (Java's defaults: min 10, max unlimited, 1 h, 50).\n"
+	"Data files, manifests, index and statistics files no retained snapshot or tag uses are deleted,\n"
+	"then the snapshot files; every retained snapshot and tag stays readable. Prints the paths deleted\n"
+	"(with --dry-run: that would be) and a summary line.\n",
 	1, 1,
 };

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# End-to-end tests of `paimonc expire-snapshots`: a partitioned table with
+# five commits (one an overwrite) and a tag on snapshot 2. --dry-run lists
+# what the real run deletes and changes nothing; --older-than in the future
+# of nothing keeps everything; the real run expires snapshots 1-3 (retain
+# min 2), the retained snapshots and the tag read the same afterwards, the
+# JSON form reports the counts, and bad flags and values fail naming them.
+#
+#   tests/cli/test_cli_expire.sh /path/to/paimonc
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+	echo "usage: $0 PATH/TO/paimonc" >&2
+	exit 2
+fi
+P=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/paimonc-cli-expire.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export PAIMONC_WAREHOUSE=$T/wh
+OUT=$T/out
+ERR=$T/err
+
+PASSES=0
+FAILS=0
+CASE=""
+
+fail() {
+	FAILS=$((FAILS + 1))
+	echo "FAIL: $CASE: $*"
+	echo "  --- stdout:"; sed 's/^/  | /' "$OUT" | head -20
+	echo "  --- stderr:"; sed 's/^/  | /' "$ERR" | head -20
+}
+ok() { PASSES=$((PASSES + 1)); }
+run() {
+	local want=$1 got=0
+	shift
+	CASE="paimonc $*"
+	"$P" "$@" >"$OUT" 2>"$ERR" </dev/null || got=$?
+	if [ "$got" -ne "$want" ]; then fail "exit status $got, expected $want"; return 1; fi
+	if [ "$want" -ne 0 ]; then
+		if [ -s "$OUT" ]; then fail "printed to stdout on error"; return 1; fi
+		if ! head -1 "$ERR" | grep -q '^paimonc: '; then fail "stderr does not start with 'paimonc: '"; return 1; fi
+	fi
+	if [ "$want" -eq 2 ] && ! grep -q -- "--help" "$ERR"; then fail "usage error without a --help hint"; return 1; fi
+	if [ "$want" -eq 0 ] && [ -s "$ERR" ]; then fail "wrote to stderr on success"; return 1; fi
+	ok
+}
+ok_run() { run 0 "$@" || true; }
+fail_run() {
+	local rc=$1 pats=()
+	shift
+	while [ "$1" != "--" ]; do pats+=("$1"); shift; done
+	shift
+	if run "$rc" "$@"; then
+		for p in "${pats[@]}"; do
+			grep -qF -- "$p" "$ERR" || fail "stderr does not mention '$p'"
+		done
+	fi
+}
+out_has() { grep -qF -- "$1" "$OUT" || fail "stdout does not contain '$1'"; }
+json_ok() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 3)' \
+		"$OUT" "$1" 2>>"$ERR" || fail "JSON check failed: $1"
+}
+same() { # EXPECTED ACTUAL
+	if ! diff -u "$1" "$2" >"$T/diff"; then
+		FAILS=$((FAILS + 1)); echo "FAIL: $CASE: $2 differs from $1:"; sed 's/^/  | /' "$T/diff" | head -30
+	else ok; fi
+}
+reads() {
+	: >"$1"
+	for a in "" "--snapshot 4" "--snapshot 5" "--tag t2"; do
+		# shellcheck disable=SC2086
+		"$P" read db.t --format csv $a | LC_ALL=C sort >>"$1"
+		echo "--" >>"$1"
+	done
+}
+
+ok_run db create db
+ok_run table create db.t --columns "id INT, name STRING, dt STRING" --partition-keys dt
+printf 'id,name,dt\n1,a,x\n2,b,y\n' >"$T/c1.csv"
+printf 'id,name,dt\n3,c,x\n4,d,y\n' >"$T/c2.csv"
+printf 'id,name,dt\n5,e,z\n' >"$T/c3.csv"
+printf 'id,name,dt\n6,f,x\n' >"$T/c4.csv"
+printf 'id,name,dt\n7,g,y\n' >"$T/c5.csv"
+ok_run write db.t "$T/c1.csv"
+ok_run write db.t "$T/c2.csv"
+ok_run tag create db.t t2
+ok_run write db.t "$T/c3.csv"
+ok_run write db.t "$T/c4.csv" --overwrite
+ok_run write db.t "$T/c5.csv"
+reads "$T/before"
+TB=$T/wh/db.db/t
+(cd "$TB" && find . -type f | LC_ALL=C sort) >"$T/files0"
+
+ok_run expire-snapshots --help; out_has "--retain-min"; out_has "--dry-run"
+# the defaults (min 10, 1 h) keep everything
+ok_run expire-snapshots db.t
+out_has "Expired 0 snapshots, 0 files (0 bytes)"
+# only snapshots older than an hour ago: none
+ok_run expire-snapshots db.t --retain-min 1 --older-than 1h
+out_has "Expired 0 snapshots"
+
+ok_run expire-snapshots db.t --retain-min 2 --older-than 0s --dry-run
+out_has "Would expire 3 snapshots"
+grep -v "^Would expire" "$OUT" >"$T/would"
+(cd "$TB" && find . -type f | LC_ALL=C sort) >"$T/files1"
+same "$T/files0" "$T/files1"
+
+ok_run expire-snapshots db.t --retain-min 2 --older-than 0s
+out_has "Expired 3 snapshots"
+grep -v "^Expired" "$OUT" >"$T/did"
+same "$T/would" "$T/did"
+for f in $(cat "$T/did"); do [ ! -e "$f" ] || fail "$f still exists"; done
+grep -q "snapshot/snapshot-1$" "$T/did" || fail "snapshot-1 not deleted"
+[ -e "$TB/snapshot/snapshot-4" ] || fail "snapshot-4 deleted"
+[ "$(cat "$TB/snapshot/EARLIEST")" = "4" ] || fail "EARLIEST is not 4"
+reads "$T/after"
+same "$T/before" "$T/after"
+
+ok_run expire-snapshots db.t --retain-min 1 --older-than 0s --max-deletes 1 --json
+json_ok 'd["expired"] == 1 and d["dryRun"] is False and d["count"] == len(d["files"]) and d["bytes"] > 0'
+[ ! -e "$TB/snapshot/snapshot-4" ] || fail "snapshot-4 not expired"
+
+fail_run 2 "--retain-min" -- expire-snapshots db.t --retain-min
+fail_run 2 "--older-than" -- expire-snapshots db.t --older-than soon
+fail_run 1 "snapshot.num-retained.min" -- expire-snapshots db.t --retain-min zero
+fail_run 1 "must not be less than" -- expire-snapshots db.t --retain-min 5 --retain-max 2
+fail_run 1 "db.nope" -- expire-snapshots db.nope
+
+echo "cli expire: $PASSES passed, $FAILS failed"
+[ "$FAILS" -eq 0 ]
