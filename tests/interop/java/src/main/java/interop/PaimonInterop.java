@@ -280,8 +280,10 @@ public final class PaimonInterop {
                                                     parseLong(a[5], "timeRetainedMillis")))
                                     .snapshotMaxDeletes((int) parseLong(a[6], "maxDeletes"))
                                     .build();
+                    long t0 = System.nanoTime();
                     int n = t.newExpireSnapshots().config(cfg).expire();
-                    System.out.println("{\"expired\":" + n + "}");
+                    long ms = (System.nanoTime() - t0) / 1000000;
+                    System.out.println("{\"expired\":" + n + ",\"millis\":" + ms + "}");
                 }
                 break;
             case "tags":
