@@ -477,6 +477,21 @@ PAIMON_EXTERN(int) paimon_table_find_missing_files(paimon_table *t, char ***name
 PAIMON_EXTERN(int) paimon_table_expire_snapshots(paimon_table *t, const paimon_options *opts, int dry_run,
 						 int64_t *expired, char ***paths, size_t *count, uint64_t *bytes);
 
+/**
+ * Rolls t back as Java Paimon's rollbackTo / pypaimon's rollback_to: to
+ * the tag named tag (non-NULL), else to snapshot snapshot_id (which must
+ * exist, or be named by a tag: then as to that tag; else PAIMON_ENOTFOUND
+ * "Rollback snapshot 'N' doesn't exist."). The snapshots after it and the
+ * tags of those snapshots are deleted (the LATEST hint is rewritten first,
+ * so a crash part-way leaves a readable table and a rerun finishes). A tag
+ * whose snapshot has expired is written back as that snapshot. Their data
+ * and manifest files stay, for paimon_table_remove_orphan_files (as Java).
+ * dry_run != 0 changes nothing. *paths / *count (each may be NULL): the
+ * files deleted (would be), free with paimon_string_list_free.
+ */
+PAIMON_EXTERN(int) paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, const char *tag, int dry_run,
+					    char ***paths, size_t *count);
+
 /* ------------------------------------------- row-id groups and data files */
 
 /*

@@ -1585,6 +1585,27 @@ static PyObject *mod_table_expire_snapshots(PyObject *m, PyObject *args)
 	return Py_BuildValue("(LNK)", (long long)expired, list, (unsigned long long)bytes);
 }
 
+/* table_rollback_to(table, snapshot_id, tag|None, dry_run) -> [paths] */
+static PyObject *mod_table_rollback_to(PyObject *m, PyObject *args)
+{
+	PyObject *table;
+	long long sid = 0;
+	const char *tag = NULL;
+	int dry_run = 0, rc;
+	char **paths = NULL;
+	size_t n = 0;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OLzp:table_rollback_to", &table, &sid, &tag, &dry_run))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_rollback_to(t, (int64_t)sid, tag, dry_run, &paths, &n));
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return path_list(paths, n);
+}
+
 /* table_find_missing_files(table) -> [names] */
 static PyObject *mod_table_find_missing_files(PyObject *m, PyObject *table)
 {
@@ -1653,6 +1674,7 @@ static PyMethodDef table_api_methods[] = {
 	{"table_expire_snapshots", mod_table_expire_snapshots, METH_VARARGS,
 	 "(table, options|None, dry_run) -> (expired, paths, bytes)"},
 	{"table_find_missing_files", mod_table_find_missing_files, METH_O, "(table) -> [file names]"},
+	{"table_rollback_to", mod_table_rollback_to, METH_VARARGS, "(table, snapshot_id, tag|None, dry_run) -> [paths]"},
 	{"commit_message_deserialize", mod_message_deserialize, METH_O, "(bytes) -> CommitMessage"},
 	{"predicate_build", mod_predicate_build, METH_O, "(tuple tree) -> Predicate"},
 	{"predicate_parse", mod_predicate_parse, METH_O, "(SQL-like text) -> Predicate"},

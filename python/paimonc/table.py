@@ -3,7 +3,7 @@
 Mixed into paimonc.catalog.Table: ``new_batch_write_builder()``,
 ``new_stream_write_builder()``, ``new_read_builder()``, ``copy(options)``
 ``remove_orphan_files(older_than=None, dry_run=False)``,
-``expire_snapshots(...)`` and ``find_missing_files()``.
+``expire_snapshots(...)``, ``rollback_to(...)`` and ``find_missing_files()``.
 """
 
 import collections
@@ -142,6 +142,34 @@ class TableApiMixin:
             opts["snapshot.time-retained"] = "%d ms" % max(0, now_ms - older_ms)
         expired, paths, nbytes = _native.table_expire_snapshots(self._t, opts or None, bool(dry_run))
         return ExpireResult(expired, paths, nbytes)
+
+    def rollback_to(self, target, dry_run=False):
+        """Rolls the table back to a snapshot id (int) or a tag name (str), as
+        pypaimon's and Java's rollback_to: later snapshots and their tags are
+        deleted; a tag whose snapshot expired becomes the snapshot again.
+        Their data files stay for remove_orphan_files. Returns the paths
+        deleted (``dry_run=True``: that would be)."""
+        from . import _native
+        from .errors import InvalidArgumentError
+        if isinstance(target, bool) or not isinstance(target, (int, str)):
+            raise InvalidArgumentError("rollback target must be a snapshot id (int) or a tag name (str), not %s"
+                                       % type(target).__name__)
+        if isinstance(target, int):
+            return _native.table_rollback_to(self._t, target, None, bool(dry_run))
+        return _native.table_rollback_to(self._t, 0, target, bool(dry_run))
+
+    def rollback_to_timestamp(self, timestamp_millis, dry_run=False):
+        """Rolls back to the latest snapshot committed at or before
+        timestamp_millis (pypaimon's rollback_to_timestamp)."""
+        from .errors import InvalidArgumentError
+        best = None
+        for s in self.snapshots():
+            if s.time_millis <= timestamp_millis and (best is None or s.id > best.id):
+                best = s
+        if best is None:
+            raise InvalidArgumentError(
+                "No snapshot found with timestamp earlier than or equal to %dms." % timestamp_millis)
+        return self.rollback_to(best.id, dry_run=dry_run)
 
     def find_missing_files(self):
         """A consistency check: names of the files a snapshot, tag or

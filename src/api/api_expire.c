@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "maint/expire.h"
+#include "maint/rollback.h"
+#include "meta/snapshot.h"
 
 #include <string.h>
 #include <time.h>
@@ -94,5 +96,35 @@ int paimon_table_expire_snapshots(paimon_table *t, const paimon_options *opts, i
 		r.deleted.len = r.deleted.cap = 0;
 	}
 	pm_expire_result_dispose(&r);
+	return 0;
+}
+
+int paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, const char *tag, int dry_run, char ***paths,
+			     size_t *count)
+{
+	pm_strlist l = {0};
+	int rc;
+	if (paths)
+		*paths = NULL;
+	if (count)
+		*count = 0;
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "rollback: no table");
+	if ((rc = pm_api_refuse_system(t, "rollback")))
+		return rc;
+	if (tag && (rc = pm_tag_validate_name(tag)))
+		return rc;
+	if ((rc = pm_table_rollback(t->io, t->path, snapshot_id, tag, dry_run, &l))) {
+		pm_strlist_dispose(&l);
+		return rc;
+	}
+	if (count)
+		*count = l.len;
+	if (paths && l.len) {
+		*paths = l.items;
+		l.items = NULL;
+		l.len = l.cap = 0;
+	}
+	pm_strlist_dispose(&l);
 	return 0;
 }

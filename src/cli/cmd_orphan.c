@@ -229,3 +229,73 @@ const cli_cmd cli_cmd_expire_snapshots = {
 	"(with --dry-run: that would be) and a summary line.\n",
 	1, 1,
 };
+
+/* -------------------------------------------------------------- rollback */
+
+static int rollback_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[1], *snap = NULL, *tag = NULL;
+	size_t npos, n = 0, i;
+	int dry_run = 0, rc;
+	long long id = 0;
+	char **paths = NULL;
+	paimon_table *t = NULL;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 0, "snapshot", "N", "roll back to snapshot N", &snap, 0},
+		{CLI_OPT_VALUE, 0, "tag", "NAME", "roll back to tag NAME", &tag, 0},
+		{CLI_OPT_FLAG, 0, "dry-run", NULL, "list what would be deleted, change nothing", &dry_run, 0},
+		{CLI_OPT_FLAG, 0, "json", NULL, "print {\"dryRun\", \"count\", \"files\": [paths]}", &ctx->json, 0},
+		{0},
+	};
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		return rc;
+	if (!snap == !tag)
+		return cli_usage_error(ctx, "give exactly one of --snapshot N and --tag NAME");
+	if (snap) {
+		char *end;
+		id = strtoll(snap, &end, 10);
+		if (*snap < '0' || *snap > '9' || *end || id <= 0)
+			return cli_usage_error(ctx, "invalid --snapshot '%s': expected a snapshot id", snap);
+	}
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
+		return rc;
+	rc = paimon_table_rollback_to(t, (int64_t)id, tag, dry_run, &paths, &n);
+	paimon_table_free(t);
+	if (rc < 0)
+		return cli_fail();
+	rc = CLI_EXIT_OK;
+	if (ctx->json) {
+		json_t *doc = json_object(), *files = json_array();
+		int err = !doc || !files;
+		for (i = 0; !err && i < n; i++)
+			err = cli_json_push(files, json_string(paths[i])) < 0;
+		if (!err)
+			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
+			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
+			      json_object_set_new(doc, "files", files) < 0;
+		else
+			json_decref(files);
+		if (err) {
+			json_decref(doc);
+			rc = cli_oom();
+		} else {
+			rc = cli_print_json(doc);
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", paths[i]);
+		printf("%s to %s %s, %zu file%s %s\n", dry_run ? "Would roll back" : "Rolled back",
+		       snap ? "snapshot" : "tag", snap ? snap : tag, n, n == 1 ? "" : "s",
+		       dry_run ? "to delete" : "deleted");
+	}
+	paimon_string_list_free(paths, n);
+	return rc;
+}
+
+const cli_cmd cli_cmd_rollback = {
+	"rollback", rollback_main, "DB.TABLE (--snapshot N | --tag NAME) [--dry-run] [--json]",
+	"Roll the table back to a snapshot or a tag (Java Paimon's rollback_to).",
+	"The snapshots after it and the tags on them are deleted; a tag whose snapshot has expired becomes\n"
+	"that snapshot again. Data files of the removed snapshots stay for remove-orphan-files (as Java).\n",
+	1, 1,
+};

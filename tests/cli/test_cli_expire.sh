@@ -129,5 +129,32 @@ fail_run 1 "snapshot.num-retained.min" -- expire-snapshots db.t --retain-min zer
 fail_run 1 "must not be less than" -- expire-snapshots db.t --retain-min 5 --retain-max 2
 fail_run 1 "db.nope" -- expire-snapshots db.nope
 
+# rollback: to snapshot 5 (deletes 6 and the tag on it), then to the tag
+# t2 whose snapshot has expired (it becomes the only snapshot)
+ok_run write db.t "$T/c1.csv"
+ok_run tag create db.t t6
+"$P" read db.t --snapshot 5 --format csv | LC_ALL=C sort >"$T/at5"
+ok_run rollback db.t --snapshot 5 --dry-run
+out_has "Would roll back to snapshot 5, 2 files to delete"
+[ -e "$TB/snapshot/snapshot-6" ] || fail "dry run deleted snapshot-6"
+ok_run rollback db.t --snapshot 5
+out_has "Rolled back to snapshot 5, 2 files deleted"
+[ ! -e "$TB/snapshot/snapshot-6" ] || fail "snapshot-6 still there"
+[ ! -e "$TB/tag/tag-t6" ] || fail "tag t6 still there"
+"$P" read db.t --format csv | LC_ALL=C sort >"$T/now5"
+same "$T/at5" "$T/now5"
+"$P" read db.t --tag t2 --format csv | LC_ALL=C sort >"$T/t2"
+ok_run rollback db.t --tag t2 --json
+json_ok 'd["count"] == 1 and d["files"][0].endswith("snapshot-5") and d["dryRun"] is False'
+[ "$(ls "$TB/snapshot" | grep -c '^snapshot-')" = "1" ] || fail "not exactly one snapshot"
+[ -e "$TB/snapshot/snapshot-2" ] || fail "snapshot-2 not written back"
+"$P" read db.t --format csv | LC_ALL=C sort >"$T/now2"
+same "$T/t2" "$T/now2"
+ok_run write db.t "$T/c3.csv"
+fail_run 2 "--snapshot" -- rollback db.t
+fail_run 2 "--snapshot" -- rollback db.t --snapshot 1 --tag t2
+fail_run 1 "Rollback snapshot '99' doesn't exist" -- rollback db.t --snapshot 99
+fail_run 1 "nope" -- rollback db.t --tag nope
+
 echo "cli expire: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]

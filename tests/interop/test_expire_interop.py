@@ -301,3 +301,58 @@ def test_pypaimon_reads_after_expiration(tmp_path):
             rb = rb.with_projection(cols)
             got = rb.new_read().to_arrow(rb.new_scan().plan().splits())
             assert sorted(json.dumps(r, sort_keys=True) for r in got.to_pylist()) == exp, (seed, key)
+
+
+def test_rollback_matches_java_and_pypaimon(tmp_path):
+    """Rollback to a random snapshot or tag (also a tag whose snapshot has expired):
+    paimonc, Java's rollbackTo and pypaimon's rollback_to leave the same files (Java) and
+    read the same; the table reads as the target did, and takes commits again."""
+    pypaimon = pytest.importorskip("pypaimon")
+    java_harness.build()
+    cases, cmds = [], []
+    for seed in range(12):
+        wh = str(tmp_path / ("r%d" % seed) / "ours")
+        cat, tdir, _ = build_history(wh, seed)
+        t = cat.get_table("db.t")
+        rnd = random.Random(seed + 77)
+        tags = t.list_tags()
+        ids = snapshot_ids(tdir)
+        if tags and rnd.random() < 0.5:
+            kind, target = "tag", rnd.choice(tags)
+            want = read_all(t, {"scan.tag-name": target})
+        else:
+            kind, target = "snapshot", rnd.choice(ids)
+            want = read_all(t, {"scan.snapshot-id": str(target)})
+        jwh = str(tmp_path / ("r%d" % seed) / "java")
+        pwh = str(tmp_path / ("r%d" % seed) / "py")
+        shutil.copytree(wh, jwh)
+        shutil.copytree(wh, pwh)
+        cmds.append(["rollback", jwh, "db.t", kind, target])
+        cases.append((seed, wh, jwh, pwh, kind, target, want))
+    results, err = java_harness.batch(cmds)
+    for (seed, wh, jwh, pwh, kind, target, want), (rc, out) in zip(cases, results):
+        assert rc == 0, (seed, out, err[-2000:])
+        cat = paimonc.CatalogFactory.create({"warehouse": wh})
+        t = cat.get_table("db.t")
+        dry = t.rollback_to(target, dry_run=True)
+        deleted = t.rollback_to(target)
+        assert dry == deleted
+        assert not any(os.path.exists(p) for p in deleted)
+        tdir, jtdir = os.path.join(wh, "db.db", "t"), os.path.join(jwh, "db.db", "t")
+        assert tree(tdir) == tree(jtdir), (seed, kind, target, sorted(set(tree(tdir)) ^ set(tree(jtdir))))
+        for hint in ("LATEST", "EARLIEST"):
+            a, b = os.path.join(tdir, "snapshot", hint), os.path.join(jtdir, "snapshot", hint)
+            assert os.path.exists(a) == os.path.exists(b)
+            if os.path.exists(a):
+                assert open(a).read() == open(b).read(), (seed, hint)
+        assert read_all(cat.get_table("db.t"), {}) == want, (seed, kind, target)
+        pt = pypaimon.CatalogFactory.create({"warehouse": pwh}).get_table("db.t")
+        pt.rollback_to(target if kind == "tag" else int(target))
+        assert read_all(paimonc.CatalogFactory.create({"warehouse": pwh}).get_table("db.t"), {}) == want
+        # the table takes commits again
+        t = cat.get_table("db.t")
+        w = t.new_batch_write_builder().new_write()
+        w.write_arrow(rows(random.Random(seed), 10 ** 6, 3, ["a"]))
+        commit_msgs(t, w.prepare_commit())
+        w.close()
+        assert len(read_all(cat.get_table("db.t"), {})) == len(want) + 3

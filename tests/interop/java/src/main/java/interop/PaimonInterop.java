@@ -261,6 +261,17 @@ public final class PaimonInterop {
                     }
                 }
                 break;
+            case "rollback":
+                need(a, 5, 5, "rollback W db.t snapshot|tag ID");
+                try (Catalog c = catalog(a[1])) {
+                    Table t = c.getTable(ident(a[2]));
+                    if (a[3].equals("snapshot")) {
+                        t.rollbackTo(parseLong(a[4], "snapshotId"));
+                    } else {
+                        t.rollbackTo(a[4]);
+                    }
+                }
+                break;
             case "delete-tag":
                 need(a, 4, 4, "delete-tag W db.t name");
                 try (Catalog c = catalog(a[1])) {
