@@ -52,6 +52,32 @@ static int parse_older_than(const char *s, int64_t now, int64_t *out)
 	return 0;
 }
 
+/* Prints the JSON report of a maintenance command:
+ * {"dryRun", [extra_key: extra], "count", ["bytes"], "files": [paths]}
+ * (extra_key NULL: no extra key; with_bytes 0: no "bytes"). */
+static int print_report(int dry_run, const char *extra_key, json_int_t extra, char **paths, size_t n, int with_bytes,
+			uint64_t bytes)
+{
+	json_t *doc = json_object(), *files = json_array();
+	size_t i;
+	int err = !doc || !files;
+	for (i = 0; !err && i < n; i++)
+		err = cli_json_push(files, json_string(paths[i])) < 0;
+	if (!err)
+		err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
+		      (extra_key && json_object_set_new(doc, extra_key, json_integer(extra)) < 0) ||
+		      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
+		      (with_bytes && json_object_set_new(doc, "bytes", json_integer((json_int_t)bytes)) < 0) ||
+		      json_object_set_new(doc, "files", files) < 0;
+	else
+		json_decref(files);
+	if (err) {
+		json_decref(doc);
+		return cli_oom();
+	}
+	return cli_print_json(doc);
+}
+
 static int remove_orphans_main(cli_ctx *ctx, int argc, char **argv)
 {
 	const char *pos[1], *older_arg = NULL;
@@ -89,25 +115,7 @@ static int remove_orphans_main(cli_ctx *ctx, int argc, char **argv)
 	paimon_table_free(t);
 	rc = CLI_EXIT_OK;
 	if (ctx->json) {
-		json_t *doc = json_object(), *files = json_array();
-		int err = !doc || !files;
-		for (i = 0; !err && i < n; i++)
-			err = cli_json_push(files, json_string(paths[i])) < 0;
-		if (!err)
-			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
-			      json_object_set_new(doc, "olderThanMillis", json_integer(older)) < 0 ||
-			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
-			      json_object_set_new(doc, "bytes", json_integer((json_int_t)bytes)) < 0 ||
-			      json_object_set_new(doc, "files", files) < 0;
-		else
-			json_decref(files);
-		files = NULL;
-		if (err) {
-			json_decref(doc);
-			rc = cli_oom();
-		} else {
-			rc = cli_print_json(doc);
-		}
+		rc = print_report(dry_run, "olderThanMillis", (json_int_t)older, paths, n, 1, bytes);
 	} else {
 		for (i = 0; i < n; i++)
 			printf("%s\n", paths[i]);
@@ -189,24 +197,7 @@ static int expire_main(cli_ctx *ctx, int argc, char **argv)
 		return cli_fail();
 	rc = CLI_EXIT_OK;
 	if (ctx->json) {
-		json_t *doc = json_object(), *files = json_array();
-		int err = !doc || !files;
-		for (i = 0; !err && i < n; i++)
-			err = cli_json_push(files, json_string(paths[i])) < 0;
-		if (!err)
-			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
-			      json_object_set_new(doc, "expired", json_integer((json_int_t)expired)) < 0 ||
-			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
-			      json_object_set_new(doc, "bytes", json_integer((json_int_t)bytes)) < 0 ||
-			      json_object_set_new(doc, "files", files) < 0;
-		else
-			json_decref(files);
-		if (err) {
-			json_decref(doc);
-			rc = cli_oom();
-		} else {
-			rc = cli_print_json(doc);
-		}
+		rc = print_report(dry_run, "expired", (json_int_t)expired, paths, n, 1, bytes);
 	} else {
 		for (i = 0; i < n; i++)
 			printf("%s\n", paths[i]);
@@ -265,22 +256,7 @@ static int rollback_main(cli_ctx *ctx, int argc, char **argv)
 		return cli_fail();
 	rc = CLI_EXIT_OK;
 	if (ctx->json) {
-		json_t *doc = json_object(), *files = json_array();
-		int err = !doc || !files;
-		for (i = 0; !err && i < n; i++)
-			err = cli_json_push(files, json_string(paths[i])) < 0;
-		if (!err)
-			err = json_object_set_new(doc, "dryRun", json_boolean(dry_run)) < 0 ||
-			      json_object_set_new(doc, "count", json_integer((json_int_t)n)) < 0 ||
-			      json_object_set_new(doc, "files", files) < 0;
-		else
-			json_decref(files);
-		if (err) {
-			json_decref(doc);
-			rc = cli_oom();
-		} else {
-			rc = cli_print_json(doc);
-		}
+		rc = print_report(dry_run, NULL, 0, paths, n, 0, 0);
 	} else {
 		for (i = 0; i < n; i++)
 			printf("%s\n", paths[i]);
