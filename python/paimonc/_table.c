@@ -1508,6 +1508,21 @@ fail:
 
 /* ============================================================== orphan files */
 
+static PyObject *path_list(char **paths, size_t n)
+{
+	PyObject *list = PyList_New((Py_ssize_t)n);
+	for (size_t i = 0; list != NULL && i < n; i++) {
+		PyObject *str = PyUnicode_DecodeFSDefault(paths[i]);
+		if (str == NULL) {
+			Py_CLEAR(list);
+			break;
+		}
+		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
+	}
+	paimon_string_list_free(paths, n);
+	return list;
+}
+
 /* table_remove_orphan_files(table, older_than_ms: int, dry_run: bool)
  *   -> (list[str] paths, int bytes) */
 static PyObject *mod_table_remove_orphan_files(PyObject *m, PyObject *args)
@@ -1528,34 +1543,10 @@ static PyObject *mod_table_remove_orphan_files(PyObject *m, PyObject *args)
 	CALL_NOGIL(rc = paimon_table_remove_orphan_files(t, (int64_t)older, dry_run, &paths, &n, &bytes));
 	if (rc != 0)
 		return pm_py_raise_last(rc);
-	PyObject *list = PyList_New((Py_ssize_t)n);
-	for (size_t i = 0; list != NULL && i < n; i++) {
-		PyObject *str = PyUnicode_DecodeFSDefault(paths[i]);
-		if (str == NULL) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
-	}
-	paimon_string_list_free(paths, n);
+	PyObject *list = path_list(paths, n);
 	if (list == NULL)
 		return NULL;
 	return Py_BuildValue("(NK)", list, (unsigned long long)bytes);
-}
-
-static PyObject *path_list(char **paths, size_t n)
-{
-	PyObject *list = PyList_New((Py_ssize_t)n);
-	for (size_t i = 0; list != NULL && i < n; i++) {
-		PyObject *str = PyUnicode_DecodeFSDefault(paths[i]);
-		if (str == NULL) {
-			Py_CLEAR(list);
-			break;
-		}
-		PyList_SET_ITEM(list, (Py_ssize_t)i, str);
-	}
-	paimon_string_list_free(paths, n);
-	return list;
 }
 
 /* table_expire_snapshots(table, options: dict|None, dry_run: bool)

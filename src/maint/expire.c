@@ -142,6 +142,17 @@ typedef struct xp {
 	pm_buf path, alt, key;
 } xp;
 
+static void xp_dispose(xp *x)
+{
+	pm_strset_dispose(&x->done);
+	pm_strset_dispose(&x->dirs);
+	pm_strset_dispose(&x->tag_files);
+	pm_buf_dispose(&x->path);
+	pm_buf_dispose(&x->alt);
+	pm_buf_dispose(&x->key);
+	pm_partition_info_dispose(&x->pi);
+}
+
 static int64_t snap_id(const pm_snapshot *s)
 {
 	return s->id;
@@ -715,13 +726,7 @@ int pm_table_expire_snapshots(pm_fileio *io, const char *table_path, const char 
 done:
 	if (rc)
 		pm_err_wrap("cannot expire snapshots of '%s'", meta_path);
-	pm_strset_dispose(&x.done);
-	pm_strset_dispose(&x.dirs);
-	pm_strset_dispose(&x.tag_files);
-	pm_buf_dispose(&x.path);
-	pm_buf_dispose(&x.alt);
-	pm_buf_dispose(&x.key);
-	pm_partition_info_dispose(&x.pi);
+	xp_dispose(&x);
 	return rc;
 }
 
@@ -863,13 +868,7 @@ done:
 	snap_vec_dispose(&tags);
 	pm_strlist_dispose(&names);
 	pm_strset_dispose(&skip);
-	pm_strset_dispose(&x.done);
-	pm_strset_dispose(&x.dirs);
-	pm_strset_dispose(&x.tag_files);
-	pm_buf_dispose(&x.path);
-	pm_buf_dispose(&x.alt);
-	pm_buf_dispose(&x.key);
-	pm_partition_info_dispose(&x.pi);
+	xp_dispose(&x);
 	return rc;
 }
 
