@@ -73,4 +73,8 @@ PAIMON_EXTERN(void) paimon_free(void *p);
 #ifdef __cplusplus
 }
 #endif
+/* Progress of a long call: done of total units (rows for index builds,
+ * files for compaction), called from the thread doing the work. */
+typedef void (*paimon_progress_fn)(void *ctx, int64_t done, int64_t total);
+
 #endif

@@ -35,9 +35,8 @@ PAIMON_EXTERN(int) paimon_set_engine_library(const char *component, const char *
 
 /* ------------------------------------------------------------ building */
 
-/* Progress of a build: done / total rows read so far (called from the
- * building thread). */
-typedef void (*paimon_progress_fn)(void *ctx, int64_t done, int64_t total);
+/* paimon_progress_fn (paimonc/common.h): done / total rows read so far,
+ * called from the building thread. */
 
 /**
  * Builds and commits a global index of index_type ("btree", "bitmap",

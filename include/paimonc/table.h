@@ -492,6 +492,51 @@ PAIMON_EXTERN(int) paimon_table_expire_snapshots(paimon_table *t, const paimon_o
 PAIMON_EXTERN(int) paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, const char *tag, int dry_run,
 					    char ***paths, size_t *count);
 
+/* ------------------------------------------------------------ compaction */
+
+typedef struct paimon_compact_result {
+	int64_t snapshot_id;        /* the COMPACT snapshot committed; -1: none */
+	int64_t base_snapshot;      /* the snapshot planned on; -1: empty table */
+	int64_t tasks;              /* groups of files merged (Java's compaction tasks) */
+	int64_t files_before;       /* input files (replaced) */
+	int64_t files_after;        /* files written (0 for a dry run) */
+	int64_t bytes_before, bytes_after;
+	int64_t rows;               /* rows rewritten */
+} paimon_compact_result;
+
+/**
+ * Compacts an append table as Java Paimon 1.4's compact procedure does
+ * (unaware-bucket tables: AppendCompactCoordinator's plan; fixed-bucket
+ * tables: a full compaction of each bucket): small files of a partition /
+ * bucket are rewritten into files of up to target-file-size, and one
+ * COMPACT snapshot replaces them (the rows, their order within a task and
+ * every other file stay). opts (may be NULL): options over the table's:
+ * target-file-size, compaction.min.file-num, compaction.file-num-limit,
+ * compaction.force-rewrite-all-files, source.split.open-file-cost, file.*
+ * writer options, commit.* options, and "compaction.threads" (tasks
+ * rewritten in parallel, default 1). partition_filter (may be NULL, borrowed):
+ * a predicate on partition keys only; only the partitions it may match are
+ * compacted. dry_run != 0 plans only. progress (may be NULL): input files
+ * done of planned. Nothing to compact: success with snapshot_id -1. A
+ * concurrent commit that removed an input -> PAIMON_ECONFLICT, nothing
+ * committed. After a committed compaction the table's maintenance runs as
+ * after any commit (snapshot expiration; its failure does not fail the
+ * call). Primary-key, data-evolution, row-tracking and deletion-vector
+ * tables -> PAIMON_EUNSUPPORTED (not built yet).
+ */
+PAIMON_EXTERN(int) paimon_table_compact(paimon_table *t, const paimon_predicate *partition_filter,
+					const paimon_options *opts, int dry_run, paimon_progress_fn progress,
+					void *progress_ctx, paimon_compact_result *out);
+
+/**
+ * The plan paimon_table_compact would run now (same arguments): the input
+ * file names in reading order, *n of them, and the task (0-based group) of
+ * each. *files: free with paimon_string_list_free; *tasks with
+ * paimon_free. Nothing to compact: *n 0 and NULL arrays.
+ */
+PAIMON_EXTERN(int) paimon_table_compact_plan(paimon_table *t, const paimon_predicate *partition_filter,
+					     const paimon_options *opts, char ***files, int64_t **tasks, size_t *n);
+
 /* ------------------------------------------- row-id groups and data files */
 
 /*

@@ -1,7 +1,9 @@
 /*
  * _index.c - paimonc._native functions for global indexes and search
- * (paimonc/index.h); the Python API is in paimonc/index.py. Native work
- * runs without the GIL (the progress callback takes it back briefly).
+ * (paimonc/index.h; the Python API is in paimonc/index.py) and for
+ * compaction (Table.compact in paimonc/table.py): the long table jobs that
+ * report progress. Native work runs without the GIL (the progress callback
+ * takes it back briefly).
  */
 #include "_native.h"
 
@@ -104,6 +106,84 @@ static PyObject *mod_create(PyObject *m, PyObject *args)
 	if (rc != 0)
 		return pm_py_raise_last(rc);
 	return PyLong_FromLongLong((long long)n);
+}
+
+/* table_compact(table, options|None, progress|None, partition predicate|None,
+ * dry_run) -> dict of paimon_compact_result */
+static PyObject *mod_compact(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o, *prog, *part_o;
+	paimon_options *opts = NULL;
+	paimon_predicate *part = NULL;
+	paimon_compact_result r;
+	progress p = {NULL, 0};
+	int dry = 0, rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OOOOp:table_compact", &table, &opts_o, &prog, &part_o, &dry))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (!t || pred_arg(part_o, &part) < 0 || opts_arg(opts_o, "compact options", &opts) < 0)
+		return NULL;
+	if (prog != Py_None)
+		p.fn = prog;
+	CALL_NOGIL(rc = paimon_table_compact(t, part, opts, dry, p.fn ? progress_cb : NULL, &p, &r));
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return Py_BuildValue("{s:L,s:L,s:L,s:L,s:L,s:L,s:L,s:L}", "snapshot_id", (long long)r.snapshot_id,
+			     "base_snapshot", (long long)r.base_snapshot, "tasks", (long long)r.tasks, "files_before",
+			     (long long)r.files_before, "files_after", (long long)r.files_after, "bytes_before",
+			     (long long)r.bytes_before, "bytes_after", (long long)r.bytes_after, "rows",
+			     (long long)r.rows);
+}
+
+/* table_compact_plan(table, options|None, partition predicate|None)
+ * -> [[input file names of a task]] */
+static PyObject *mod_compact_plan(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o, *part_o, *out = NULL, *cur = NULL;
+	paimon_options *opts = NULL;
+	paimon_predicate *part = NULL;
+	char **files = NULL;
+	int64_t *tasks = NULL, last = -1;
+	size_t n = 0, i;
+	int rc;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OOO:table_compact_plan", &table, &opts_o, &part_o))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (!t || pred_arg(part_o, &part) < 0 || opts_arg(opts_o, "compact options", &opts) < 0)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_compact_plan(t, part, opts, &files, &tasks, &n));
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	if (!(out = PyList_New(0)))
+		goto fail;
+	for (i = 0; i < n; i++) {
+		PyObject *name;
+		if (tasks[i] != last) {
+			if (!(cur = PyList_New(0)) || PyList_Append(out, cur) < 0) {
+				Py_XDECREF(cur);
+				goto fail;
+			}
+			Py_DECREF(cur); /* out holds it */
+			last = tasks[i];
+		}
+		if (!(name = PyUnicode_FromString(files[i])) || PyList_Append(cur, name) < 0) {
+			Py_XDECREF(name);
+			goto fail;
+		}
+		Py_DECREF(name);
+	}
+	paimon_string_list_free(files, n);
+	paimon_free(tasks);
+	return out;
+fail:
+	Py_XDECREF(out);
+	paimon_string_list_free(files, n);
+	paimon_free(tasks);
+	return NULL;
 }
 
 /* table_drop_global_index(table, column, type|None, dry_run, partition
@@ -345,6 +425,8 @@ static PyObject *mod_set_engine(PyObject *m, PyObject *args)
 
 static PyMethodDef index_methods[] = {
 	{"set_engine_library", mod_set_engine, METH_VARARGS, "(component, path): vindex / ftindex shared library"},
+	{"table_compact", mod_compact, METH_VARARGS, "Compact an append table (paimonc/table.h paimon_table_compact)."},
+	{"table_compact_plan", mod_compact_plan, METH_VARARGS, "The groups of files a compaction would merge."},
 	{"table_create_global_index", mod_create, METH_VARARGS,
 	 "(table, column, type, options|None, progress|None) -> files added"},
 	{"table_drop_global_index", mod_drop, METH_VARARGS, "(table, column, type|None, dry_run) -> files"},

@@ -3,17 +3,26 @@
 Mixed into paimonc.catalog.Table: ``new_batch_write_builder()``,
 ``new_stream_write_builder()``, ``new_read_builder()``, ``copy(options)``
 ``remove_orphan_files(older_than=None, dry_run=False)``,
-``expire_snapshots(...)``, ``rollback_to(...)`` and ``find_missing_files()``.
+``expire_snapshots(...)``, ``rollback_to(...)``, ``find_missing_files()``
+and ``compact(...)`` / ``compact_plan(...)``.
 """
 
 import collections
 
-__all__ = ["TableApiMixin", "ExpireResult"]
+__all__ = ["TableApiMixin", "ExpireResult", "CompactResult"]
 
 ExpireResult = collections.namedtuple("ExpireResult", ["expired", "deleted_files", "bytes"])
 ExpireResult.__doc__ = (
     "What expire_snapshots did (or would do, in a dry run): the number of snapshots expired, the "
     "absolute paths of the files deleted in deletion order, and their total size in bytes.")
+
+CompactResult = collections.namedtuple(
+    "CompactResult", ["snapshot_id", "base_snapshot", "tasks", "files_before", "files_after", "bytes_before",
+                      "bytes_after", "rows"])
+CompactResult.__doc__ = (
+    "What compact did (or would do, in a dry run): the COMPACT snapshot committed (None when nothing "
+    "was), the snapshot planned on, the groups of files merged, the input and output file counts and "
+    "bytes, and the rows rewritten.")
 
 
 def _millis_before_now(value, what):
@@ -177,3 +186,47 @@ class TableApiMixin:
         (a healthy table has none)."""
         from . import _native
         return _native.table_find_missing_files(self._t)
+
+    def _compact_args(self, partition_filter, partitions, options, threads):
+        part = self._index_partition_filter("compact", partition_filter, partitions)
+        opts = dict(getattr(self, "_dynamic_options", None) or {})
+        opts.update({str(k): str(v) for k, v in (options or {}).items()})
+        if threads is not None:
+            opts["compaction.threads"] = str(int(threads))
+        return part, {str(k): str(v) for k, v in opts.items()} or None
+
+    def compact(self, partition_filter=None, partitions=None, options=None, threads=None, dry_run=False,
+                progress=None):
+        """Merges the small files of an append table as Java Paimon's compact
+        procedure does and commits one COMPACT snapshot; returns a
+        ``CompactResult``. Unaware-bucket tables: per partition, files below
+        70% of ``target-file-size`` are packed by size into groups reaching
+        twice ``target-file-size`` (each file counting
+        ``source.split.open-file-cost`` extra), plus a last group of at least
+        ``compaction.min.file-num`` files; fixed-bucket tables: each bucket
+        with 3+ files, more small than large, is rewritten. ``options``
+        override table options for this run (``target-file-size``,
+        ``compaction.*``, ``file.*``); ``threads`` groups are rewritten at
+        once; ``partition_filter`` / ``partitions`` limit it to some
+        partitions; ``dry_run=True`` only plans. progress: True for a bar
+        on stderr, a callable (files_done, files_total), or None."""
+        from . import _native
+        from .progress import make_progress
+        part, opts = self._compact_args(partition_filter, partitions, options, threads)
+        bar = make_progress(progress, "compacting", unit="files")
+        try:
+            r = _native.table_compact(self._t, opts, bar.update, part, bool(dry_run))
+        finally:
+            bar.close()
+        if r["snapshot_id"] < 0:
+            r["snapshot_id"] = None
+        if r["base_snapshot"] < 0:
+            r["base_snapshot"] = None
+        return CompactResult(**r)
+
+    def compact_plan(self, partition_filter=None, partitions=None, options=None):
+        """The groups of data file names ``compact`` would merge now, each in
+        the order its rows would be rewritten."""
+        from . import _native
+        part, opts = self._compact_args(partition_filter, partitions, options, None)
+        return _native.table_compact_plan(self._t, opts, part)

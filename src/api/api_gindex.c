@@ -241,14 +241,7 @@ int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, in
 /* A predicate on partition columns (pypaimon's partition_filter /
  * partitions of create/drop_global_index), tested against encoded
  * partitions. */
-typedef struct part_sel {
-	pm_predicate *pred;        /* NULL: every partition */
-	pm_partition_info pi;
-	int32_t *pk_ids;
-	pm_binrow_datum *vals;
-} part_sel;
-
-static void part_sel_dispose(part_sel *ps)
+void part_sel_dispose(part_sel *ps)
 {
 	pm_pred_free(ps->pred);
 	pm_partition_info_dispose(&ps->pi);
@@ -257,7 +250,7 @@ static void part_sel_dispose(part_sel *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
-static int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what)
+int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what)
 {
 	const pm_table_schema *s = t->schema->schema;
 	size_t i;
@@ -293,7 +286,7 @@ static int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predi
 }
 
 /* 1 if the encoded partition is selected, 0 if not, < 0 on error */
-static int part_sel_match(part_sel *ps, const pm_bytes *part)
+int part_sel_match(part_sel *ps, const pm_bytes *part)
 {
 	int rc;
 	if (!ps->pred)

@@ -8,6 +8,8 @@
 #include "api/handles.h"
 #include "core/strs.h"
 #include "meta/snapshot.h"
+#include "meta/manifest.h"
+#include "table/partition.h"
 
 /* The table's field named column (NULL when absent). */
 const pm_field *pm_api_field(const paimon_table *t, const char *column);
@@ -40,5 +42,20 @@ int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, in
  * cannot answer (then no ranges). */
 int pm_api_index_rows(paimon_table *t, const pm_strmap *opts, const pm_snapshot *snap, const void *bound_pred,
 		      int64_t **ranges, size_t *n, int *answered);
+
+/* A predicate on partition columns (pypaimon's partition_filter), tested
+ * against encoded partitions. */
+typedef struct part_sel {
+	struct paimon_predicate *pred; /* NULL: every partition */
+	pm_partition_info pi;
+	int32_t *pk_ids;
+	pm_binrow_datum *vals;
+} part_sel;
+/* filter NULL: every partition. PAIMON_EINVAL (naming `what` and the
+ * table) for a filter on a column that is not a partition key. */
+int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what);
+/* 1 if the encoded partition is selected, 0 if not, < 0 on error */
+int part_sel_match(part_sel *ps, const pm_bytes *part);
+void part_sel_dispose(part_sel *ps);
 
 #endif

@@ -69,6 +69,7 @@ extern const cli_cmd cli_cmd_read;  /* cmd_read.c */
 extern const cli_cmd cli_cmd_files; /* cmd_files.c */
 extern const cli_cmd cli_cmd_remove_orphan_files; /* cmd_orphan.c */
 extern const cli_cmd cli_cmd_expire_snapshots;    /* cmd_orphan.c */
+extern const cli_cmd cli_cmd_compact;             /* cmd_orphan.c */
 extern const cli_cmd cli_cmd_rollback;            /* cmd_orphan.c */
 
 /* ------------------------------------------------------------ arguments */
@@ -117,6 +118,10 @@ int cli_parse(cli_ctx *ctx, const cli_opt *opts, int argc, char **argv, const ch
 
 /* Splits "KEY=VALUE" at the first '='; both results are newly allocated. */
 int cli_split_kv(cli_ctx *ctx, const char *opt, const char *arg, char **key, char **value);
+/* The --option KEY=VALUE items of l into o; CLI_CONTINUE or an exit status. */
+int cli_set_kv_options(cli_ctx *ctx, const cli_list *l, paimon_options *o);
+/* A progress bar on stderr when it is a terminal: "<verb> [###   ] done/total <unit>". */
+void cli_progress_bar(const char *verb, const char *unit, int64_t done, int64_t total);
 /* Strict decimal integer. Returns 0 or -1. */
 int cli_parse_i64(const char *s, int64_t *out);
 /* Checks that a table identifier has the form DB.TABLE (library validates the names). */

@@ -12,38 +12,8 @@
 
 static void progress_bar(void *ctx, int64_t done, int64_t total)
 {
-	static int64_t last = -1;
-	int width = 30, fill;
 	(void)ctx;
-	if (!isatty(2))
-		return;
-	fill = total > 0 ? (int)((double)done / (double)total * width) : width;
-	if (fill == last && done < total)
-		return;
-	last = fill;
-	fprintf(stderr, "\rbuilding [%-*.*s] %lld/%lld rows", width, fill, "##############################",
-		(long long)done, (long long)total);
-	if (done >= total)
-		fputc('\n', stderr);
-	fflush(stderr);
-}
-
-/* The --option KEY=VALUE items of l into o; CLI_CONTINUE or an exit status. */
-static int set_kv_options(cli_ctx *ctx, const cli_list *l, paimon_options *o)
-{
-	size_t i;
-	for (i = 0; i < l->count; i++) {
-		char *k = NULL, *v = NULL;
-		int rc;
-		if ((rc = cli_split_kv(ctx, "--option", l->items[i].value, &k, &v)) != CLI_CONTINUE)
-			return rc;
-		rc = paimon_options_set(o, k, v);
-		free(k);
-		free(v);
-		if (rc < 0)
-			return cli_fail();
-	}
-	return CLI_CONTINUE;
+	cli_progress_bar("building", "rows", done, total);
 }
 
 static int index_create(cli_ctx *ctx, int argc, char **argv)
@@ -81,7 +51,7 @@ static int index_create(cli_ctx *ctx, int argc, char **argv)
 		cli_list_dispose(&optl);
 		return cli_fail();
 	}
-	if ((rc = set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
+	if ((rc = cli_set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
 		goto out;
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;
@@ -310,7 +280,7 @@ static int search_main(cli_ctx *ctx, int argc, char **argv)
 		rc = cli_fail();
 		goto out;
 	}
-	if ((rc = set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
+	if ((rc = cli_set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
 		goto out;
 	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
 		goto out;

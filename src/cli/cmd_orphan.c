@@ -1,6 +1,7 @@
 /*
  * cmd_orphan.c - `paimonc remove-orphan-files DB.TABLE [--older-than T] [--dry-run]` and
- * `paimonc expire-snapshots DB.TABLE [...]`: the maintenance commands.
+ * `paimonc expire-snapshots DB.TABLE [...]`, `paimonc compact DB.TABLE [...]`: the
+ * maintenance commands.
  */
 #include "cli.h"
 
@@ -218,6 +219,104 @@ const cli_cmd cli_cmd_expire_snapshots = {
 	"Data files, manifests, index and statistics files no retained snapshot or tag uses are deleted,\n"
 	"then the snapshot files; every retained snapshot and tag stays readable. Prints the paths deleted\n"
 	"(with --dry-run: that would be) and a summary line.\n",
+	1, 1,
+};
+
+/* --------------------------------------------------------------- compact */
+
+static void compact_progress(void *ctx, int64_t done, int64_t total)
+{
+	(void)ctx;
+	cli_progress_bar("compacting", "files", done, total);
+}
+
+static int compact_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[1], *part_arg = NULL, *threads = NULL;
+	cli_list optl = {0};
+	size_t npos;
+	int dry_run = 0, quiet = 0, rc;
+	paimon_table *t = NULL;
+	paimon_options *o = NULL;
+	paimon_predicate *part = NULL;
+	paimon_compact_result r;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 0, "partition-filter", "PREDICATE",
+		 "only the partitions passing this filter on partition keys, e.g. \"dt = '2024-05-01'\"", &part_arg, 0},
+		{CLI_OPT_LIST, 'o', "option", "KEY=VALUE",
+		 "an option over the table's (repeatable): target-file-size, compaction.min.file-num, "
+		 "compaction.file-num-limit, compaction.force-rewrite-all-files, ...",
+		 &optl, 0},
+		{CLI_OPT_VALUE, 'j', "threads", "N", "rewrite N groups of files at once (1..64, default 1)", &threads, 0},
+		{CLI_OPT_FLAG, 0, "dry-run", NULL, "plan only: print what would be merged", &dry_run, 0},
+		{CLI_OPT_FLAG, 'q', "quiet", NULL, "no progress bar", &quiet, 0},
+		{CLI_OPT_FLAG, 0, "json", NULL,
+		 "print {\"dryRun\", \"snapshot\", \"baseSnapshot\", \"tasks\", \"filesBefore\", \"filesAfter\", "
+		 "\"bytesBefore\", \"bytesAfter\", \"rows\"}",
+		 &ctx->json, 0},
+		{0},
+	};
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		return rc;
+	if (part_arg && paimon_predicate_parse(&part, part_arg) < 0) {
+		cli_list_dispose(&optl);
+		return cli_usage_error(ctx, "invalid --partition-filter: %s", paimon_error_message());
+	}
+	if (paimon_options_new(&o) < 0) {
+		rc = cli_oom();
+		goto out;
+	}
+	if ((rc = cli_set_kv_options(ctx, &optl, o)) != CLI_CONTINUE)
+		goto out;
+	if (threads && paimon_options_set(o, "compaction.threads", threads) < 0) {
+		rc = cli_fail();
+		goto out;
+	}
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE)
+		goto out;
+	if (paimon_table_compact(t, part, o, dry_run, quiet ? NULL : compact_progress, NULL, &r) < 0) {
+		rc = cli_fail();
+		goto out;
+	}
+	if (ctx->json) {
+		json_t *d = json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "dryRun", dry_run, "snapshot",
+				      (json_int_t)r.snapshot_id, "baseSnapshot", (json_int_t)r.base_snapshot, "tasks",
+				      (json_int_t)r.tasks, "filesBefore", (json_int_t)r.files_before, "filesAfter",
+				      (json_int_t)r.files_after, "bytesBefore", (json_int_t)r.bytes_before, "bytesAfter",
+				      (json_int_t)r.bytes_after, "rows", (json_int_t)r.rows);
+		rc = cli_print_json(d) < 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	} else {
+		if (r.tasks == 0)
+			printf("Nothing to compact\n");
+		else if (dry_run)
+			printf("Would compact %lld file%s (%lld bytes, %lld rows) in %lld group%s\n",
+			       (long long)r.files_before, r.files_before == 1 ? "" : "s", (long long)r.bytes_before,
+			       (long long)r.rows, (long long)r.tasks, r.tasks == 1 ? "" : "s");
+		else
+			printf("Compacted %lld file%s (%lld bytes) into %lld (%lld bytes), %lld rows: snapshot %lld\n",
+			       (long long)r.files_before, r.files_before == 1 ? "" : "s", (long long)r.bytes_before,
+			       (long long)r.files_after, (long long)r.bytes_after, (long long)r.rows,
+			       (long long)r.snapshot_id);
+		rc = CLI_EXIT_OK;
+	}
+out:
+	cli_list_dispose(&optl);
+	paimon_options_free(o);
+	paimon_predicate_free(part);
+	if (t)
+		paimon_table_free(t);
+	return rc;
+}
+
+const cli_cmd cli_cmd_compact = {
+	"compact", compact_main,
+	"DB.TABLE [--partition-filter P] [-o KEY=VALUE]... [-j N] [--dry-run] [-q] [--json]",
+	"Merge the small files of an append table (Java Paimon's compact procedure).",
+	"Unaware-bucket tables: files smaller than 70% of target-file-size are sorted by size per partition\n"
+	"and merged in groups that reach twice target-file-size (each file counting its size plus\n"
+	"source.split.open-file-cost), plus a last group of at least compaction.min.file-num files.\n"
+	"Fixed-bucket tables: each bucket with at least 3 files, more small than large, is rewritten.\n"
+	"One COMPACT snapshot replaces the files; the old ones go with snapshot expiration.\n",
 	1, 1,
 };
 

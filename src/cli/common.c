@@ -618,3 +618,38 @@ json_t *cli_json_str(const char *s)
 	free(copy);
 	return j;
 }
+
+/* The --option KEY=VALUE items of l into o; CLI_CONTINUE or an exit status. */
+int cli_set_kv_options(cli_ctx *ctx, const cli_list *l, paimon_options *o)
+{
+	size_t i;
+	for (i = 0; i < l->count; i++) {
+		char *k = NULL, *v = NULL;
+		int rc;
+		if ((rc = cli_split_kv(ctx, "--option", l->items[i].value, &k, &v)) != CLI_CONTINUE)
+			return rc;
+		rc = paimon_options_set(o, k, v);
+		free(k);
+		free(v);
+		if (rc < 0)
+			return cli_fail();
+	}
+	return CLI_CONTINUE;
+}
+
+void cli_progress_bar(const char *verb, const char *unit, int64_t done, int64_t total)
+{
+	static int64_t last = -1;
+	int width = 30, fill;
+	if (!isatty(2))
+		return;
+	fill = total > 0 ? (int)((double)done / (double)total * width) : width;
+	if (fill == last && done < total)
+		return;
+	last = fill;
+	fprintf(stderr, "\r%s [%-*.*s] %lld/%lld %s", verb, width, fill, "##############################",
+		(long long)done, (long long)total, unit);
+	if (done >= total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}

@@ -1672,10 +1672,12 @@ static int check_conflicts(pm_table_committer *c, const pm_snapshot *latest, con
 	x.c = c;
 	x.latest = latest;
 	x.b = b;
-	if ((rc = part_filter_init(&chg, &c->pi, b->n_adds + b->n_index)))
+	if ((rc = part_filter_init(&chg, &c->pi, b->n_adds + b->n_index + b->n_deletes)))
 		goto out;
 	for (i = 0; i < b->n_adds && !rc; i++)
 		rc = part_filter_add(&chg, b->adds[i].partition.p, b->adds[i].partition.n);
+	for (i = 0; i < b->n_deletes && !rc; i++)
+		rc = part_filter_add(&chg, b->deletes[i].partition.p, b->deletes[i].partition.n);
 	for (i = 0; i < b->n_index && !rc; i++)
 		if (!strcmp(b->index[i].index_type, DV_INDEX) || b->index[i].has_global_index)
 			rc = part_filter_add(&chg, b->index[i].partition.p, b->index[i].partition.n);
@@ -1696,6 +1698,21 @@ static int check_conflicts(pm_table_committer *c, const pm_snapshot *latest, con
 		char msg[1024];
 		snprintf(msg, sizeof msg, "%s", paimon_error_message());
 		rc = conflict(&x, "File deletion conflicts detected! %s", msg);
+		goto out;
+	}
+	/* a compaction's inputs must all be live still (Java
+	 * ConflictDetection: a DELETE of a file no longer there) */
+	for (i = 0; i < b->n_deletes && !rc; i++) {
+		pm_manifest_entry d = b->deletes[i];
+		d.kind = PM_FILE_KIND_DELETE;
+		rc = pm_entry_merger_add(m, &d, 1);
+	}
+	if (rc)
+		goto out;
+	if (pm_entry_merger_pending_deletes(m)) {
+		rc = conflict(&x, "File deletion conflicts detected! Give up committing. %zu file(s) this "
+			      "compaction read were removed by a concurrent commit (overwrite, delete or another "
+			      "compaction)", pm_entry_merger_pending_deletes(m));
 		goto out;
 	}
 	if ((rc = pm_entry_merger_finish(m, &merged)))
@@ -1766,7 +1783,7 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 	int64_t base_size = 0, delta_size = 0, added = 0, deleted = 0, next_row_id = 0, schema_id;
 	char uuid[PM_UUID_STR_LEN + 1];
 	size_t i;
-	int rc, reuse = !c->overwrite && !c->row_tracking;
+	int rc, reuse = !c->overwrite && !c->row_tracking && !b->n_deletes;
 
 	*outcome = A_LOST;
 	memset(&snap, 0, sizeof snap);
@@ -1825,14 +1842,33 @@ static int one_attempt(pm_table_committer *c, attempt_state *st, part_filter *ow
 			goto fail;
 	for (i = 0; i < n; i++)
 		added += adds[i].file.row_count;
+	/* a compaction: its inputs as DELETE entries, before the new files
+	 * (Java's compactTableFiles order) */
+	for (i = 0; i < b->n_deletes; i++) {
+		if ((rc = pm_manifest_entry_list_append_copy(&delta_entries, &b->deletes[i])))
+			goto fail;
+		delta_entries.items[delta_entries.len - 1].kind = PM_FILE_KIND_DELETE;
+		deleted += b->deletes[i].file.row_count;
+	}
 	if (!reuse || !st->has_delta) {
+		pm_manifest_entry_list fresh = {0};
 		for (i = 0; i < n; i++)
-			if ((rc = pm_manifest_entry_list_append_copy(&delta_entries, &adds[i])))
+			if ((rc = pm_manifest_entry_list_append_copy(&fresh, &adds[i]))) {
+				pm_manifest_entry_list_dispose(&fresh);
 				goto fail;
-		/* sequence numbers and row ids (Java RowTrackingCommitUtils) */
+			}
+		/* sequence numbers and row ids (Java RowTrackingCommitUtils), of
+		 * the new files only */
 		if (c->row_tracking &&
-		    (rc = pm_row_tracking_assign(&delta_entries, c->rt_group, latest ? latest->id + 1 : 1, next_row_id,
-						 &next_row_id)))
+		    (rc = pm_row_tracking_assign(&fresh, c->rt_group, latest ? latest->id + 1 : 1, next_row_id,
+						 &next_row_id))) {
+			pm_manifest_entry_list_dispose(&fresh);
+			goto fail;
+		}
+		for (i = 0; i < fresh.len && !rc; i++)
+			rc = pm_manifest_entry_list_append_copy(&delta_entries, &fresh.items[i]);
+		pm_manifest_entry_list_dispose(&fresh);
+		if (rc)
 			goto fail;
 		if (delta_entries.len) {
 			if ((rc = pm_manifest_write(c->io, c->table_path, &c->mo, &st->namer, c->pi.row_type,
@@ -2120,9 +2156,9 @@ int pm_table_committer_commit_batch(pm_table_committer *c, const pm_commit_batch
 	int64_t start = pm_monotonic_millis(), prev_latest = 0, id = -1;
 	const pm_manifest_entry *adds = b->adds;
 	size_t n = b->n_adds, i;
-	const char *kind = c->overwrite ? "OVERWRITE" : "APPEND";
+	const char *kind = b->compact ? "COMPACT" : c->overwrite ? "OVERWRITE" : "APPEND";
 	part_filter ow, *static_check = NULL;
-	int retry = 0, rc = 0, outcome, detect = c->overwrite || b->check_from_snapshot >= 0;
+	int retry = 0, rc = 0, outcome, detect = c->overwrite || b->check_from_snapshot >= 0 || b->compact;
 
 	memset(&st, 0, sizeof st);
 	memset(&ow, 0, sizeof ow);
@@ -2131,14 +2167,19 @@ int pm_table_committer_commit_batch(pm_table_committer *c, const pm_commit_batch
 		*snapshot_id = -1;
 	if (b->check_from_snapshot < -1)
 		return pm_err(PAIMON_EINVAL, "commit: bad base snapshot %lld", (long long)b->check_from_snapshot);
-	if (n == 0 && b->n_index == 0 && !c->overwrite)
+	if (b->n_deletes && !b->compact)
+		return pm_err(PAIMON_EINVAL, "commit: file deletions outside a compaction");
+	if (b->compact && c->overwrite)
+		return pm_err(PAIMON_EINVAL, "commit: a compaction cannot be an overwrite");
+	if (n == 0 && b->n_index == 0 && b->n_deletes == 0 && !c->overwrite)
 		return 0;
 	/* Java FileStoreCommitImpl.commit: a change of deletion vectors makes the
 	 * commit an OVERWRITE (with conflict checks); global index additions are
 	 * checked too */
 	for (i = 0; i < b->n_index; i++) {
 		if (b->index[i].index_type && !strcmp(b->index[i].index_type, DV_INDEX)) {
-			kind = "OVERWRITE";
+			if (!b->compact)
+				kind = "OVERWRITE";
 			detect = 1;
 		}
 		if (b->index[i].kind == PM_FILE_KIND_ADD && b->index[i].has_global_index)

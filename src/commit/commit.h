@@ -56,6 +56,17 @@ typedef struct pm_commit_batch {
 	const pm_index_manifest_entry *index;
 	size_t n_index;
 	int64_t check_from_snapshot;
+	/* A compaction (Java CompactIncrement): `deletes` are the live files
+	 * compacted (compactBefore; their entries as the latest snapshot lists
+	 * them, any kind: they are written as DELETE), `adds` the files
+	 * written from them (compactAfter, file source COMPACT). The snapshot
+	 * is a COMPACT one; every file of `deletes` must still be live in the
+	 * latest snapshot at each attempt, else PAIMON_ECONFLICT "File
+	 * deletion conflicts detected" and nothing is committed (no retry, as
+	 * Java's compaction jobs fail). compact = 0: deletes must be empty. */
+	int compact;
+	const pm_manifest_entry *deletes;
+	size_t n_deletes;
 } pm_commit_batch;
 
 /*

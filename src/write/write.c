@@ -113,6 +113,8 @@ struct pm_table_writer {
 	int64_t blob_target;       /* blob.target-file-size, default target-file-size */
 	int64_t vector_target;     /* vector.target-file-size; 0: not set */
 	int unrouted;              /* set_write_cols_ex(routed = 0): pm_table_writer_file only */
+	int fixed;                 /* set_target: every row goes to group `fixed_group` */
+	size_t fixed_group;
 
 	wgroup **groups;
 	size_t n_groups, cap_groups;
@@ -1250,6 +1252,19 @@ void pm_table_writer_file_free(pm_table_writer_file *f)
 	pm_free(f);
 }
 
+int pm_table_writer_set_target(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket)
+{
+	int rc;
+	if (w->failed)
+		return pm_err(PAIMON_EINVAL, "write: the table writer failed earlier");
+	if (w->rows || w->n_groups)
+		return pm_err(PAIMON_EINVAL, "write: set_target after rows were written");
+	if ((rc = group_get(w, part, plen, bucket, &w->fixed_group)))
+		return rc;
+	w->fixed = 1;
+	return 0;
+}
+
 void pm_table_writer_set_blob_stream(pm_table_writer *w, pm_blob_stream_fn fn, void *ctx)
 {
 	w->roll.blob_stream = fn;
@@ -1726,7 +1741,9 @@ int pm_table_writer_write(pm_table_writer *w, const struct ArrowArray *batch, co
 		view_dispose(&v);
 		return 0;
 	}
-	if (w->pi.n == 0 && w->num_buckets <= 0) {
+	if (w->fixed) {
+		rc = group_write(w, w->groups[w->fixed_group], &v.arr, &v.sch);
+	} else if (w->pi.n == 0 && w->num_buckets <= 0) {
 		size_t gi;
 		if (!(rc = group_get(w, pm_empty_binrow, sizeof pm_empty_binrow, 0, &gi)))
 			rc = group_write(w, w->groups[gi], &v.arr, &v.sch);

@@ -94,6 +94,13 @@ int pm_table_writer_file_write(pm_table_writer_file *f, const struct ArrowArray 
 int pm_table_writer_file_close(pm_table_writer_file *f);
 void pm_table_writer_file_free(pm_table_writer_file *f);
 
+/*
+ * Every row written goes to (partition, bucket) `part` (serialized, arity
+ * prefix) / bucket, without routing by the row's values: a compaction
+ * rewriting the files of one bucket (maint/compact.h). Files roll as
+ * usual. Before the first write only.
+ */
+int pm_table_writer_set_target(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket);
 /* Writes one batch (not retained; the caller still releases it). After a
  * failure the writer refuses further writes (free it). */
 int pm_table_writer_write(pm_table_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);

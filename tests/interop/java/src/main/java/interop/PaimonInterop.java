@@ -297,6 +297,14 @@ public final class PaimonInterop {
                     System.out.println("{\"expired\":" + n + ",\"millis\":" + ms + "}");
                 }
                 break;
+            case "compact":
+                if (a.length < 3) {
+                    throw new UsageException("compact expects: compact W db.t [KEY=VALUE...]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    CompactCommands.compact(c, ident(a[2]), Arrays.asList(a).subList(3, a.length), out);
+                }
+                break;
             case "tags":
                 need(a, 3, 3, "tags W db.t");
                 cmdTags(a[1], ident(a[2]));
