@@ -5,6 +5,8 @@
 # of nothing keeps everything; the real run expires snapshots 1-3 (retain
 # min 2), the retained snapshots and the tag read the same afterwards, the
 # JSON form reports the counts, and bad flags and values fail naming them.
+# Then `paimonc rollback` and `paimonc compact` (plan, dry run, partition
+# filter, JSON, threads, reads unchanged, a COMPACT snapshot, bad input).
 #
 #   tests/cli/test_cli_expire.sh /path/to/paimonc
 set -euo pipefail
@@ -155,6 +157,42 @@ fail_run 2 "--snapshot" -- rollback db.t
 fail_run 2 "--snapshot" -- rollback db.t --snapshot 1 --tag t2
 fail_run 1 "Rollback snapshot '99' doesn't exist" -- rollback db.t --snapshot 99
 fail_run 1 "nope" -- rollback db.t --tag nope
+
+# compact: six one-row commits over two partitions -> two groups of three
+ok_run table create db.c --columns "id INT, name STRING, dt STRING" --partition-keys dt
+for i in 1 2 3 4 5 6; do
+	printf 'id,name,dt\n%d,n%d,%s\n' "$i" "$i" "$([ $((i % 2)) -eq 0 ] && echo x || echo y)" >"$T/k$i.csv"
+	ok_run write db.c "$T/k$i.csv"
+done
+"$P" read db.c --format csv | LC_ALL=C sort >"$T/c_before"
+TC=$T/wh/db.db/c
+(cd "$TC" && find . -type f | LC_ALL=C sort) >"$T/cfiles0"
+ok_run compact --help; out_has "--dry-run"; out_has "--partition-filter"
+ok_run compact db.c --dry-run
+out_has "Nothing to compact"
+ok_run compact db.c -o compaction.min.file-num=3 --dry-run
+out_has "Would compact 6 files"
+out_has "in 2 groups"
+(cd "$TC" && find . -type f | LC_ALL=C sort) >"$T/cfiles1"
+same "$T/cfiles0" "$T/cfiles1"
+ok_run compact db.c -o compaction.min.file-num=3 --partition-filter "dt = 'x'" -q --json
+json_ok 'd["tasks"] == 1 and d["filesBefore"] == 3 and d["filesAfter"] == 1 and d["snapshot"] == 7 and d["rows"] == 3'
+ok_run compact db.c -o compaction.min.file-num=3 -j 2
+out_has "Compacted 3 files"
+out_has "snapshot 8"
+"$P" read db.c --format csv | LC_ALL=C sort >"$T/c_after"
+same "$T/c_before" "$T/c_after"
+"$P" read db.c --snapshot 6 --format csv | LC_ALL=C sort >"$T/c_at6"
+same "$T/c_before" "$T/c_at6"
+ok_run snapshot show db.c latest; out_has '"commitKind" : "COMPACT"'
+ok_run files db.c; out_has "2 data files"
+fail_run 2 "KEY=VALUE" -- compact db.c -o nokey
+fail_run 1 "compaction.min.file-num" -- compact db.c -o compaction.min.file-num=x
+fail_run 1 "compaction.threads" -- compact db.c -j 0
+fail_run 1 "partition key" -- compact db.c --partition-filter "id = 1"
+fail_run 1 "db.nope" -- compact db.nope
+ok_run table create db.r --columns "id INT" -o row-tracking.enabled=true
+fail_run 1 "row-tracking.enabled" -- compact db.r
 
 echo "cli expire: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
