@@ -507,7 +507,8 @@ typedef struct paimon_compact_result {
 /**
  * Compacts an append table as Java Paimon 1.4's compact procedure does
  * (unaware-bucket tables: AppendCompactCoordinator's plan; fixed-bucket
- * tables: a full compaction of each bucket): small files of a partition /
+ * tables: a full compaction of each bucket; data-evolution tables: see
+ * below): small files of a partition /
  * bucket are rewritten into files of up to target-file-size, and one
  * COMPACT snapshot replaces them (the rows, their order within a task and
  * every other file stay). opts (may be NULL): options over the table's:
@@ -521,8 +522,11 @@ typedef struct paimon_compact_result {
  * concurrent commit that removed an input -> PAIMON_ECONFLICT, nothing
  * committed. After a committed compaction the table's maintenance runs as
  * after any commit (snapshot expiration; its failure does not fail the
- * call). Primary-key, data-evolution, row-tracking and deletion-vector
- * tables -> PAIMON_EUNSUPPORTED (not built yet).
+ * call). Data-evolution tables compact as Java 1.4.2's
+ * DataEvolutionCompactCoordinator plans them: consecutive row-id groups
+ * fold into one file each, row ids kept, .blob files untouched.
+ * Primary-key tables, row-tracking tables without data evolution and
+ * deletion-vector tables -> PAIMON_EUNSUPPORTED (not built yet).
  */
 PAIMON_EXTERN(int) paimon_table_compact(paimon_table *t, const paimon_predicate *partition_filter,
 					const paimon_options *opts, int dry_run, paimon_progress_fn progress,

@@ -204,7 +204,9 @@ class TableApiMixin:
         twice ``target-file-size`` (each file counting
         ``source.split.open-file-cost`` extra), plus a last group of at least
         ``compaction.min.file-num`` files; fixed-bucket tables: each bucket
-        with 3+ files, more small than large, is rewritten. ``options``
+        with 3+ files, more small than large, is rewritten; data-evolution
+        tables: runs of consecutive row-id groups fold into one file each,
+        row ids kept, .blob files untouched (Java 1.4.2's plan). ``options``
         override table options for this run (``target-file-size``,
         ``compaction.*``, ``file.*``); ``threads`` groups are rewritten at
         once; ``partition_filter`` / ``partitions`` limit it to some

@@ -316,6 +316,8 @@ const cli_cmd cli_cmd_compact = {
 	"and merged in groups that reach twice target-file-size (each file counting its size plus\n"
 	"source.split.open-file-cost), plus a last group of at least compaction.min.file-num files.\n"
 	"Fixed-bucket tables: each bucket with at least 3 files, more small than large, is rewritten.\n"
+	"Data-evolution tables: runs of consecutive row-id groups (base and partial-column files) fold\n"
+	"into one file each, keeping their row ids; .blob files stay.\n"
 	"One COMPACT snapshot replaces the files; the old ones go with snapshot expiration.\n",
 	1, 1,
 };

@@ -1721,9 +1721,12 @@ static int check_conflicts(pm_table_committer *c, const pm_snapshot *latest, con
 		goto out;
 	if (!c->data_evolution)
 		goto out;
-	if ((rc = check_existence(&x, &base)))
+	/* a compaction's file spans the groups it replaces: no exact match */
+	if (!b->compact && (rc = check_existence(&x, &base)))
 		goto out;
-	if (b->check_from_snapshot >= 0 && (rc = check_range_conflicts(&x, &merged)))
+	/* Java checkRowIdRangeConflicts: with a base snapshot, and for every
+	 * COMPACT commit of a data-evolution table */
+	if ((b->check_from_snapshot >= 0 || b->compact) && (rc = check_range_conflicts(&x, &merged)))
 		goto out;
 	if ((rc = check_global_index(&x, &base)))
 		goto out;

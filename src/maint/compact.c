@@ -37,6 +37,9 @@ typedef struct task {
 	size_t n_in;
 	pm_manifest_entry_list out;
 	int64_t rows;
+	/* data evolution: one file from first_row_id on, de_rows rows */
+	int de;
+	int64_t first_row_id, de_rows;
 } task;
 
 typedef struct job {
@@ -54,6 +57,7 @@ typedef struct job {
 	pm_err_state err;
 	int64_t done_files, total_files;
 	const pm_compact_opts *o;
+	int de;                       /* data-evolution.enabled */
 } job;
 
 static const char *opt(const job *j, const char *key)
@@ -116,23 +120,24 @@ static int refuse(const job *j, const char *what)
 		      j->table_path, what);
 }
 
-static int check_table(const job *j)
+static int check_table(job *j)
 {
-	static const char *const flags[][2] = {
-		{"data-evolution.enabled", "is a data-evolution table (data-evolution.enabled)"},
-		{"row-tracking.enabled", "has row tracking (row-tracking.enabled)"},
-		{"deletion-vectors.enabled", "has deletion vectors (deletion-vectors.enabled)"},
-	};
-	size_t i;
 	int rc, on;
 	if (j->s->primary_keys.len)
 		return refuse(j, "has a primary key");
-	for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-		if ((rc = opt_flag(j, flags[i][0], &on)))
-			return rc;
-		if (on)
-			return refuse(j, flags[i][1]);
-	}
+	if ((rc = opt_flag(j, "deletion-vectors.enabled", &on)))
+		return rc;
+	if (on)
+		return refuse(j, "has deletion vectors (deletion-vectors.enabled)");
+	if ((rc = opt_flag(j, "data-evolution.enabled", &j->de)))
+		return rc;
+	if (j->de)
+		return 0;
+	if ((rc = opt_flag(j, "row-tracking.enabled", &on)))
+		return rc;
+	if (on)
+		return refuse(j, "has row tracking without data evolution (row-tracking.enabled): Java writes "
+			      "_ROW_ID and _SEQUENCE_NUMBER into its compacted files");
 	return 0;
 }
 
@@ -280,7 +285,338 @@ out:
 	return rc;
 }
 
+/* ----------------------------------------------------- data evolution */
+
+/* Java 1.4.2 DataEvolutionCompactCoordinator.CompactPlanner over the live
+ * files of the latest snapshot: per partition (in order of appearance),
+ * files are chained by touching or overlapping ranges [first, first +
+ * rows]; in a chain the data files (not .blob / .vector.*) form row-id
+ * groups (overlapping [first, first + rows - 1], all of one range); groups
+ * in row-id order are packed while their weight (sum of max(size, open
+ * cost)) stays <= target-file-size; a group heavier than that is a task
+ * of its own. A pack of >= compaction.min.file-num files is one task:
+ * one new file with the non-dedicated columns of its rows, row ids kept. */
+
+typedef struct de_ent {
+	const pm_manifest_entry *e;
+	int64_t from, to;             /* the range sorted and merged on */
+	size_t order;                 /* input order */
+} de_ent;
+
+static int cmp_de_range(const void *x, const void *y)
+{
+	const de_ent *a = x, *b = y;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	if (a->to != b->to)
+		return a->to < b->to ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+static int cmp_de_order(const void *x, const void *y)
+{
+	const de_ent *a = x, *b = y;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Java RangeHelper.mergeOverlappingRanges: v sorted by range, then runs
+ * of overlapping ranges; each run is put back in input order. Returns the
+ * number of runs; starts[k] is where run k begins (starts[nruns] = n). */
+static size_t merge_runs(de_ent *v, size_t n, size_t *starts)
+{
+	size_t i, runs = 0;
+	int64_t end = 0;
+	qsort(v, n, sizeof *v, cmp_de_range);
+	for (i = 0; i < n; i++) {
+		if (i == 0 || v[i].from > end) {
+			starts[runs++] = i;
+			end = v[i].to;
+		} else if (v[i].to > end) {
+			end = v[i].to;
+		}
+	}
+	starts[runs] = n;
+	for (i = 0; i < runs; i++)
+		qsort(v + starts[i], starts[i + 1] - starts[i], sizeof *v, cmp_de_order);
+	return runs;
+}
+
+typedef struct de_pack {
+	const pm_manifest_entry **files;
+	size_t n, cap;
+	int64_t first, rows;
+} de_pack;
+
+static int pack_add(de_pack *p, const de_ent *g, size_t n)
+{
+	size_t i;
+	if (p->n + n > p->cap) {
+		size_t cap = (p->n + n) * 2;
+		const pm_manifest_entry **f = pm_realloc(p->files, cap * sizeof *f);
+		if (!f)
+			return PAIMON_ENOMEM;
+		p->files = f;
+		p->cap = cap;
+	}
+	if (!p->n)
+		p->first = g[0].from;
+	for (i = 0; i < n; i++)
+		p->files[p->n++] = g[i].e;
+	p->rows += g[0].to - g[0].from + 1;
+	return 0;
+}
+
+static int pack_trigger(job *j, const cfg *c, de_pack *p)
+{
+	int rc = 0;
+	if (p->n && p->n >= (size_t)c->min_file_num && !(rc = add_task(j, p->files, p->n))) {
+		task *t = &j->tasks[j->n_tasks - 1];
+		t->de = 1;
+		t->first_row_id = p->first;
+		t->de_rows = p->rows;
+	}
+	p->n = 0;
+	p->rows = 0;
+	return rc;
+}
+
+static int plan_chain(job *j, const cfg *c, de_ent *chain, size_t n)
+{
+	de_ent *d;
+	size_t *st = NULL, nd = 0, i, k, ng;
+	de_pack wait = {0}, one = {0};
+	int64_t weight = 0;
+	int rc = 0;
+	if (!(d = pm_malloc((n + 1) * sizeof *d)) || !(st = pm_malloc((n + 2) * sizeof *st))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const pm_data_file_meta *f = &chain[i].e->file;
+		if (pm_file_is_blob(f->file_name) || pm_file_is_vector(f->file_name))
+			continue;
+		d[nd] = chain[i];
+		d[nd].from = f->first_row_id;
+		d[nd].to = f->first_row_id + f->row_count - 1;
+		nd++;
+	}
+	ng = nd ? merge_runs(d, nd, st) : 0;
+	for (k = 0; k < ng && !rc; k++) {
+		de_ent *g = d + st[k];
+		size_t gn = st[k + 1] - st[k];
+		int64_t gw = 0;
+		for (i = 0; i < gn; i++) {
+			if (g[i].from != g[0].from || g[i].to != g[0].to) {
+				rc = pm_err(PAIMON_EINVAL, "compact: data files %s (row ids %lld..%lld) and %s (row ids "
+					    "%lld..%lld) of table '%s' overlap without sharing one row-id range",
+					    g[0].e->file.file_name, (long long)g[0].from, (long long)g[0].to,
+					    g[i].e->file.file_name, (long long)g[i].from, (long long)g[i].to,
+					    j->table_path);
+				goto out;
+			}
+			gw += g[i].e->file.file_size > c->open_cost ? g[i].e->file.file_size : c->open_cost;
+		}
+		if (gw > c->target) {
+			/* the group alone, then what waited */
+			if ((rc = pack_add(&one, g, gn)) || (rc = pack_trigger(j, c, &one)) ||
+			    (rc = pack_trigger(j, c, &wait)))
+				goto out;
+			weight = 0;
+		} else {
+			weight += gw;
+			if ((rc = pack_add(&wait, g, gn)))
+				goto out;
+			if (weight > c->target) {
+				if ((rc = pack_trigger(j, c, &wait)))
+					goto out;
+				weight = 0;
+			}
+		}
+	}
+	if (!rc)
+		rc = pack_trigger(j, c, &wait);
+out:
+	pm_free(wait.files);
+	pm_free(one.files);
+	pm_free(d);
+	pm_free(st);
+	return rc;
+}
+
+static int plan_de(job *j, const cfg *c, const pm_manifest_entry_list *live)
+{
+	de_ent *v = NULL;
+	size_t *st = NULL, n = 0, i, p, runs, k;
+	int rc = 0;
+	if (!live->len)
+		return 0;
+	if (!(v = pm_malloc(live->len * sizeof *v)) || !(st = pm_malloc((live->len + 1) * sizeof *st))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < live->len; i++) {
+		const pm_manifest_entry *e = &live->items[i];
+		if (e->kind != PM_FILE_KIND_ADD)
+			continue;
+		if (!e->file.has_first_row_id) {
+			rc = pm_err(PAIMON_ECORRUPT, "compact: data file %s of data-evolution table '%s' has no first row id",
+				    e->file.file_name, j->table_path);
+			goto out;
+		}
+		if (j->o->partition_selected) {
+			int m = j->o->partition_selected(j->o->partition_ctx, e->partition.p, e->partition.n);
+			if (m < 0) {
+				rc = m;
+				goto out;
+			}
+			if (!m)
+				continue;
+		}
+		v[n].e = e;
+		v[n].from = e->file.first_row_id;
+		v[n].to = e->file.first_row_id + e->file.row_count; /* adjacent files chain */
+		v[n].order = i;
+		n++;
+	}
+	/* partitions in order of first appearance */
+	for (p = 0; p < n && !rc;) {
+		size_t m = 0, q;
+		de_ent *part;
+		const pm_manifest_entry *first = v[p].e;
+		/* move this partition's entries to the front of v[p..n) */
+		for (q = p; q < n; q++)
+			if (v[q].e->partition.n == first->partition.n &&
+			    !memcmp(v[q].e->partition.p, first->partition.p, first->partition.n)) {
+				de_ent tmp = v[q];
+				memmove(v + p + m + 1, v + p + m, (q - p - m) * sizeof *v);
+				v[p + m++] = tmp;
+			}
+		part = v + p;
+		runs = merge_runs(part, m, st);
+		for (k = 0; k < runs && !rc; k++)
+			rc = plan_chain(j, c, part + st[k], st[k + 1] - st[k]);
+		p += m;
+	}
+out:
+	pm_free(v);
+	pm_free(st);
+	return rc;
+}
+
 /* ------------------------------------------------------------ rewrite */
+
+/* A data-evolution task: the merged rows of its groups (non-dedicated
+ * columns) into one file from first_row_id on (Java 1.4.2
+ * DataEvolutionCompactTask.doCompact: file source as written, sequence
+ * numbers the inputs' min and max). */
+static int rewrite_de(job *j, task *t)
+{
+	pm_split sp;
+	const pm_split *spp = &sp;
+	pm_read_spec rs;
+	struct ArrowArrayStream st;
+	struct ArrowSchema sch;
+	pm_table_writer *w = NULL;
+	pm_table_writer_file *wf = NULL;
+	pm_strlist cols = {0};
+	size_t i;
+	int64_t min_seq = INT64_MAX, max_seq = INT64_MIN;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	memset(&sch, 0, sizeof sch);
+	if ((rc = pm_table_writer_new(j->io, j->table_path, j->s, j->wopts, &w)))
+		return rc;
+	for (i = 0; i < j->s->nfields && !rc; i++)
+		if (!pm_table_writer_is_dedicated(w, i))
+			rc = pm_strlist_push(&cols, j->s->fields[i].name);
+	if (rc)
+		goto out;
+	if (cols.len < j->s->nfields && (rc = pm_table_writer_set_write_cols_ex(w, &cols, 0)))
+		goto out;
+
+	memset(&sp, 0, sizeof sp);
+	sp.snapshot_id = j->snapshot_id;
+	sp.kind = PM_SPLIT_DATA_EVOLUTION;
+	sp.partition = t->in[0]->partition;
+	sp.bucket = t->in[0]->bucket;
+	sp.row_count = t->de_rows;
+	if (!(sp.entries.items = pm_malloc(t->n_in * sizeof *sp.entries.items))) {
+		rc = PAIMON_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < t->n_in; i++) {
+		sp.entries.items[i] = *t->in[i];
+		if (t->in[i]->file.min_sequence_number < min_seq)
+			min_seq = t->in[i]->file.min_sequence_number;
+		if (t->in[i]->file.max_sequence_number > max_seq)
+			max_seq = t->in[i]->file.max_sequence_number;
+	}
+	sp.entries.len = sp.entries.cap = t->n_in;
+	memset(&rs, 0, sizeof rs);
+	rs.io = j->io;
+	rs.table_path = j->table_path;
+	rs.schema = j->s;
+	rs.projection = &cols;
+	rs.limit = -1;
+	rs.options = &j->s->options;
+	rs.ignore_deletion_vectors = 1;
+	rc = pm_read_stream(&rs, &spp, 1, &st);
+	pm_free(sp.entries.items);
+	if (rc)
+		goto out;
+	if ((rc = pm_table_writer_file_open(w, t->in[0]->partition.p, t->in[0]->partition.n, t->in[0]->bucket,
+					    t->first_row_id, &wf)))
+		goto out;
+	if (st.get_schema(&st, &sch)) {
+		rc = pm_err(PAIMON_EIO, "compact: reading the schema of the inputs failed");
+		goto out;
+	}
+	for (;;) {
+		struct ArrowArray a;
+		memset(&a, 0, sizeof a);
+		if (st.get_next(&st, &a)) {
+			char msg[1024];
+			const char *m = st.get_last_error(&st);
+			int code = pm_err_code() ? pm_err_code() : PAIMON_EIO;
+			snprintf(msg, sizeof msg, "%s", m ? m : "read failed");
+			rc = pm_err(code, "compact: %s", msg);
+			goto out;
+		}
+		if (!a.release)
+			break;
+		rc = a.length ? pm_table_writer_file_write(wf, &a, &sch) : 0;
+		t->rows += a.length;
+		a.release(&a);
+		if (rc)
+			goto out;
+	}
+	if (t->rows != t->de_rows) {
+		rc = pm_err(PAIMON_ECORRUPT, "compact: the row-id groups from %lld of table '%s' hold %lld rows, "
+			    "%lld were read", (long long)t->first_row_id, j->table_path, (long long)t->de_rows,
+			    (long long)t->rows);
+		goto out;
+	}
+	if ((rc = pm_table_writer_file_close(wf)) || (rc = pm_table_writer_prepare_commit(w, &t->out)))
+		goto out;
+	if (t->out.len != 1) {
+		rc = pm_err(PAIMON_EINVAL, "compact: data-evolution compaction should produce one file, got %zu",
+			    t->out.len);
+		goto out;
+	}
+	t->out.items[0].file.min_sequence_number = min_seq;
+	t->out.items[0].file.max_sequence_number = max_seq;
+	t->out.items[0].total_buckets = t->in[0]->total_buckets;
+out:
+	if (sch.release)
+		sch.release(&sch);
+	if (st.release)
+		st.release(&st);
+	pm_table_writer_file_free(wf);
+	pm_table_writer_free(w);
+	pm_strlist_dispose(&cols);
+	return rc;
+}
 
 static int rewrite(job *j, task *t)
 {
@@ -382,7 +718,7 @@ static void *worker(void *arg)
 		}
 		k = j->next++;
 		pthread_mutex_unlock(&j->mu);
-		rc = rewrite(j, &j->tasks[k]);
+		rc = j->tasks[k].de ? rewrite_de(j, &j->tasks[k]) : rewrite(j, &j->tasks[k]);
 		pthread_mutex_lock(&j->mu);
 		if (rc && !j->rc) {
 			j->rc = rc;
@@ -478,15 +814,19 @@ int pm_table_compact(pm_fileio *io, const char *table_path, const pm_table_schem
 	if ((rc = pm_manifest_read_all(io, table_path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
 				       &live)))
 		goto out;
-	if ((rc = plan(&j, &c, bucket < 0, &live)))
+	if ((rc = j.de ? plan_de(&j, &c, &live) : plan(&j, &c, bucket < 0, &live)))
 		goto out;
 	out->tasks = (int64_t)j.n_tasks;
-	for (i = 0; i < j.n_tasks; i++)
+	for (i = 0; i < j.n_tasks; i++) {
 		for (k = 0; k < j.tasks[i].n_in; k++) {
 			out->files_before++;
 			out->bytes_before += j.tasks[i].in[k]->file.file_size;
-			out->rows += j.tasks[i].in[k]->file.row_count;
+			if (!j.tasks[i].de)
+				out->rows += j.tasks[i].in[k]->file.row_count;
 		}
+		if (j.tasks[i].de) /* the groups' rows, once however many files hold them */
+			out->rows += j.tasks[i].de_rows;
+	}
 	if (j.o->want_plan && j.total_files) {
 		size_t q = 0;
 		if (!(out->plan_tasks = pm_malloc((size_t)j.total_files * sizeof *out->plan_tasks))) {

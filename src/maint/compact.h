@@ -19,7 +19,21 @@
  *    left alone; the rest is one task when compaction.force-rewrite-all-
  *    files is true, or when it has >= 3 files and more small than large
  *    ones.
- * A task's files are read in that order (schema evolution applied: the
+ *  - data-evolution tables (Java 1.4.2 DataEvolutionCompactCoordinator,
+ *    as its Spark compact procedure runs it: no blob or vector-file
+ *    compaction): per partition, files chained by touching row-id ranges;
+ *    in a chain, row-id groups packed in row-id order while their weight
+ *    (sum of max(size, open cost)) stays within target-file-size, a
+ *    heavier group alone; a pack of >= compaction.min.file-num files is a
+ *    task. It reads the merged rows of its groups (the columns not in
+ *    .blob / .vector.* files) and writes ONE file from the pack's first
+ *    row id (row ids kept; _WRITE_COLS those columns, or none when that is
+ *    all of them), sequence numbers the inputs' min and max, file source
+ *    APPEND as Java 1.4.2 writes it. .blob and vector files stay. The
+ *    commit also fails (PAIMON_ECONFLICT) when a concurrent update left
+ *    a row-id group with files of different ranges (Java
+ *    checkRowIdRangeConflicts).
+ * An append task's files are read in that order (schema evolution applied: the
  * new files have the current schema) and written through the table
  * writer into files rolled at target-file-size in the same partition and
  * bucket, with file source COMPACT and sequence numbers counted from the
@@ -33,9 +47,10 @@
  * remove-orphan-files), and a rerun plans and compacts again.
  *
  * Not yet (PAIMON_EUNSUPPORTED naming the table and the reason):
- * primary-key tables, data-evolution tables, tables with row tracking
+ * primary-key tables, tables with row tracking but no data evolution
  * (Java writes _ROW_ID / _SEQUENCE_NUMBER into compacted files) and
- * tables with deletion vectors.
+ * tables with deletion vectors. Java plans data-evolution tables in
+ * batches of 100,000 files with a commit each; this plans all at once.
  */
 #ifndef PM_MAINT_COMPACT_H
 #define PM_MAINT_COMPACT_H

@@ -1252,6 +1252,15 @@ void pm_table_writer_file_free(pm_table_writer_file *f)
 	pm_free(f);
 }
 
+int pm_table_writer_is_dedicated(const pm_table_writer *w, size_t field)
+{
+	const pm_field *f = &w->schema->fields[field];
+	const char *vf = opt(w, "vector.file.format");
+	if (blob_file_column(w, f))
+		return 1;
+	return vf && *vf && f->type->root == PM_VECTOR;
+}
+
 int pm_table_writer_set_target(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket)
 {
 	int rc;

@@ -101,6 +101,9 @@ void pm_table_writer_file_free(pm_table_writer_file *f);
  * usual. Before the first write only.
  */
 int pm_table_writer_set_target(pm_table_writer *w, const uint8_t *part, size_t plen, int32_t bucket);
+/* 1 if schema field `field` is written to files of its own (.blob files,
+ * or .vector.* files under vector.file.format), not to the data file. */
+int pm_table_writer_is_dedicated(const pm_table_writer *w, size_t field);
 /* Writes one batch (not retained; the caller still releases it). After a
  * failure the writer refuses further writes (free it). */
 int pm_table_writer_write(pm_table_writer *w, const struct ArrowArray *batch, const struct ArrowSchema *schema);

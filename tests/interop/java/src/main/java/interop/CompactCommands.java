@@ -30,6 +30,8 @@ import java.util.UUID;
  * false).run(), each task's doCompact, one commit (Spark CompactProcedure
  * compactUnAwareBucketTable). Fixed-bucket tables: write.compact(partition, bucket, true) for
  * every bucket of the latest snapshot, then prepareCommit and one commit (compactAwareBucketTable).
+ * Data-evolution tables: DataEvolutionCompactCoordinator(table, false, false).plan() until
+ * EndOfScanException, each task's doCompact, a commit per batch (compactDataEvolutionTable).
  * Prints {"tasks", "filesBefore", "filesAfter", "millis", "groups": [[input file names]]}.
  */
 final class CompactCommands {
@@ -50,7 +52,38 @@ final class CompactCommands {
         List<CommitMessage> messages = new ArrayList<>();
         int before = 0, after = 0;
         String user = UUID.randomUUID().toString();
-        if (t.coreOptions().bucket() == -1) {
+        if (t.coreOptions().dataEvolutionEnabled()) {
+            // Spark CompactProcedure.compactDataEvolutionTable: plan() batches until EndOfScan,
+            // one commit per batch
+            org.apache.paimon.append.dataevolution.DataEvolutionCompactCoordinator co =
+                    new org.apache.paimon.append.dataevolution.DataEvolutionCompactCoordinator(
+                            t, false, false);
+            try {
+                while (true) {
+                    List<org.apache.paimon.append.dataevolution.DataEvolutionCompactTask> tasks =
+                            co.plan();
+                    List<CommitMessage> batch = new ArrayList<>();
+                    for (org.apache.paimon.append.dataevolution.DataEvolutionCompactTask task :
+                            tasks) {
+                        List<String> g = new ArrayList<>();
+                        for (DataFileMeta f : task.compactBefore()) {
+                            g.add(f.fileName());
+                        }
+                        groups.add(g);
+                        batch.add(task.doCompact(t, user));
+                        before += task.compactBefore().size();
+                        after += task.compactAfter().size();
+                    }
+                    if (!batch.isEmpty()) {
+                        try (org.apache.paimon.table.sink.TableCommitImpl commit = t.newCommit(user)) {
+                            commit.commit(batch);
+                        }
+                    }
+                }
+            } catch (EndOfScanException e) {
+                // done
+            }
+        } else if (t.coreOptions().bucket() == -1) {
             List<AppendCompactTask> tasks;
             try {
                 tasks = new AppendCompactCoordinator(t, false).run();
