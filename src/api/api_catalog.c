@@ -10,6 +10,7 @@
  * the changes (as Java's SchemaManager does).
  */
 #include "api/handles.h"
+#include "api/api_system.h"
 #include "core/error.h"
 #include "core/mem.h"
 
@@ -559,6 +560,18 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 			goto fail;
 		}
 		t->row_tracking_view = 1;
+	} else if (identifier && strchr(identifier, '$')) {
+		/* a metadata system table <table>$snapshots, $files, ... */
+		const char *d = strrchr(identifier, '$');
+		if (!(t->sys_kind = pm_api_system_kind(d + 1))) {
+			rc = pm_err(PAIMON_ENOTFOUND, "table '%s': unknown system table '$%s' (known: %s)", identifier,
+				    d + 1, pm_api_system_names());
+			goto fail;
+		}
+		if (!(base = pm_strndup(identifier, (size_t)(d - identifier)))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
 	}
 	rc = resolve(c, base ? base : identifier, &t->database, &t->name, &t->path);
 	if (!rc)
@@ -584,6 +597,13 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 			pm_schema_free(s);
 			goto fail;
 		}
+	}
+	if (t->sys_kind) {
+		/* the system table's own columns; the data table exists (checked) */
+		pm_schema_free(s);
+		s = NULL;
+		if ((rc = pm_api_system_schema(t->sys_kind, &s)))
+			goto fail;
 	}
 	if ((rc = pm_schema_handle_new(s, &t->schema)) != 0) {
 		pm_schema_free(s);

@@ -23,6 +23,7 @@
 #include "scan/rowid.h"
 #include "scan/scan.h"
 #include "meta/snapshot.h"
+#include "api/api_system.h"
 
 struct paimon_read_builder {
 	paimon_table *t;
@@ -374,7 +375,9 @@ int paimon_read_builder_with_option(paimon_read_builder *rb, const char *key, co
 			return pm_err(PAIMON_EINVAL, "option 'read.threads': invalid value '%s' (expected an integer in 1..1024)",
 				      value);
 	}
-	if (!is_tt_key(key)) {
+	if (!is_tt_key(key) || rb->t->sys_kind) {
+		/* a system table keeps its columns: time travel only picks the
+		 * snapshot it shows */
 		if (!value) {
 			pm_strmap_remove(&rb->options, key);
 			return 0;
@@ -581,6 +584,27 @@ int paimon_read_builder_plan(paimon_read_builder *rb, paimon_plan **out)
 	p = pm_calloc(1, sizeof *p);
 	if (!p)
 		return PAIMON_ENOMEM;
+	if (rb->t->sys_kind) {
+		/* one split standing for the whole system table */
+		pm_split *sp;
+		p->plan.snapshot_id = -1;
+		if (!(p->plan.splits = pm_calloc(1, sizeof *p->plan.splits)) || !(sp = pm_calloc(1, sizeof *sp)) ||
+		    !(p->splits = pm_calloc(2, sizeof *p->splits))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		sp->snapshot_id = -1;
+		sp->kind = PM_SPLIT_APPEND;
+		if ((rc = pm_bytes_set(&sp->partition, pm_empty_binrow, sizeof pm_empty_binrow))) {
+			pm_split_free(sp);
+			goto fail;
+		}
+		p->plan.splits[0] = sp;
+		p->plan.n_splits = 1;
+		p->splits[0].s = sp;
+		*out = p;
+		return 0;
+	}
 	if ((rc = merged_options(rb, &opts)) != 0)
 		goto fail;
 	if ((rc = rb_scan_extra(rb, &x)) != 0 || (rc = rb_index_prune(rb, &opts, &x)) != 0)
@@ -723,6 +747,13 @@ int paimon_read_builder_read(paimon_read_builder *rb, const paimon_split *const 
 		pm_free(v);
 		pm_strmap_dispose(&opts);
 		return pm_err(PAIMON_EINVAL, "option 'read.batch-size': invalid value '%s'", bs);
+	}
+	if (rb->t->sys_kind) {
+		rc = pm_api_system_read(rb->t, &opts, rb->pred, rb->has_projection ? &rb->projection : NULL, rb->limit, n,
+					out);
+		pm_free(v);
+		pm_strmap_dispose(&opts);
+		return rc;
 	}
 	memset(&spec, 0, sizeof spec);
 	spec.io = rb->t->io;

@@ -46,6 +46,10 @@ struct paimon_table {
 	/* 1: the read-only system table <table>$row_tracking (reads give the
 	 * columns and _ROW_ID, _SEQUENCE_NUMBER by default). */
 	int row_tracking_view;
+	/* != 0: a metadata system table <table>$snapshots, $files, ...
+	 * (api/api_system.h kinds); schema is then the system table's and
+	 * path the data table's. */
+	int sys_kind;
 };
 
 /* api_table.c: PAIMON_EINVAL naming the key and the table when a dynamic
@@ -58,9 +62,9 @@ int pm_api_check_dynamic_option(const struct paimon_table *t, const char *key, c
 /* PAIMON_EINVAL for a write-side call (what) on a read-only system table. */
 static inline int pm_api_refuse_system(const struct paimon_table *t, const char *what)
 {
-	return t->row_tracking_view ? pm_err(PAIMON_EINVAL, "%s: table '%s' is a read-only system table", what,
-					     t->identifier)
-				    : 0;
+	return t->row_tracking_view || t->sys_kind
+		       ? pm_err(PAIMON_EINVAL, "%s: table '%s' is a read-only system table", what, t->identifier)
+		       : 0;
 }
 
 struct paimon_schema_spec {
