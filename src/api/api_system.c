@@ -259,6 +259,10 @@ static int part_text(gen *g, const pm_bytes *p, int braces, pm_buf *out)
 		if (vals[k].is_null)
 			rc = braces ? pm_buf_append(out, "null", 4)
 				    : pm_buf_append(out, g->pi.default_name, strlen(g->pi.default_name));
+		else if (!braces && (g->pi.types[k]->root == PM_VARCHAR || g->pi.types[k]->root == PM_CHAR) &&
+			 !vals[k].bytes.n)
+			/* Java lists partitions by their path spec: "" is the default */
+			rc = pm_buf_append(out, g->pi.default_name, strlen(g->pi.default_name));
 		else
 			rc = pm_datum_to_text(g->pi.types[k], &vals[k], out);
 	}
@@ -498,13 +502,23 @@ static int which_snapshot(gen *g, pm_snapshot **out)
 	return pm_scan_resolve_snapshot(g->io, g->path, g->opts, out);
 }
 
-static int stats_row(gen *g, const pm_table_schema *fs, const pm_data_file_meta *f, pm_buf *nulls, pm_buf *mins,
+/* A statistics value as Java prints the internal object
+ * (InternalRowUtils.get): DATE as epoch days, TIME as millis of day, the
+ * rest as our canonical text. */
+static int stat_text(const pm_type *t, const pm_binrow_datum *d, pm_buf *out)
+{
+	if (t->root == PM_DATE || t->root == PM_TIME)
+		return pm_buf_printf(out, "%lld", (long long)d->i);
+	return pm_datum_to_text(t, d, out);
+}
+
+static int stats_row(gen *g, const pm_table_schema *cur, const pm_table_schema *fs, const pm_data_file_meta *f, pm_buf *nulls, pm_buf *mins,
 		     pm_buf *maxs)
 {
 	pm_col_stats *cols = NULL;
 	size_t *order = NULL, i, k;
 	int rc;
-	const pm_table_schema *cur = g->base;
+	(void)g;
 	pm_buf_clear(nulls);
 	pm_buf_clear(mins);
 	pm_buf_clear(maxs);
@@ -545,10 +559,10 @@ static int stats_row(gen *g, const pm_table_schema *fs, const pm_data_file_meta 
 		else
 			rc = pm_buf_append(nulls, "null", 4);
 		if (!rc)
-			rc = cs && cs->has_min && !cs->min.is_null ? pm_datum_to_text(fs->fields[k].type, &cs->min, mins)
+			rc = cs && cs->has_min && !cs->min.is_null ? stat_text(fs->fields[k].type, &cs->min, mins)
 								   : pm_buf_append(mins, "null", 4);
 		if (!rc)
-			rc = cs && cs->has_max && !cs->max.is_null ? pm_datum_to_text(fs->fields[k].type, &cs->max, maxs)
+			rc = cs && cs->has_max && !cs->max.is_null ? stat_text(fs->fields[k].type, &cs->max, maxs)
 								   : pm_buf_append(maxs, "null", 4);
 	}
 	if (!rc)
@@ -576,6 +590,7 @@ static int gen_files(gen *g)
 	pm_manifest_entry_list live = {0};
 	pm_schema_cache sc;
 	pm_buf part = PM_BUF_INIT, path = PM_BUF_INIT, nulls = PM_BUF_INIT, mins = PM_BUF_INIT, maxs = PM_BUF_INIT;
+	const pm_table_schema *cur = g->base;
 	size_t i;
 	int rc, sc_ok = 0;
 	if ((rc = which_snapshot(g, &snap)) || !snap)
@@ -583,6 +598,12 @@ static int gen_files(gen *g)
 	if ((rc = pm_schema_cache_init(&sc, g->io, g->path, g->base)))
 		goto out;
 	sc_ok = 1;
+	/* time travel shows the statistics in the snapshot's schema (Java reads
+	 * $files of table.copy(time travel options)) */
+	if (g->opts && (pm_strmap_get(g->opts, "scan.snapshot-id") || pm_strmap_get(g->opts, "scan.tag-name") ||
+			pm_strmap_get(g->opts, "scan.timestamp-millis") || pm_strmap_get(g->opts, "scan.timestamp")) &&
+	    (rc = pm_schema_cache_get(&sc, snap->schema_id, &cur)))
+		goto out;
 	if ((rc = pm_manifest_read_all(g->io, g->path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
 				       &live)))
 		goto out;
@@ -595,9 +616,9 @@ static int gen_files(gen *g)
 		if ((rc = pm_schema_cache_get(&sc, f->schema_id, &fs)) ||
 		    (rc = part_text(g, &e->partition, 1, &part)) ||
 		    (rc = pm_read_data_file_path(g->path, &g->base->options, &g->pi, e, PM_PART_JAVA, &path)) ||
-		    (rc = stats_row(g, fs, f, &nulls, &mins, &maxs)))
+		    (rc = stats_row(g, cur, fs, f, &nulls, &mins, &maxs)))
 			break;
-		if (!(rc = row_begin(&g->r)) && !(rc = g->pi.n ? put_str(&g->r, pm_buf_cstr(&part)) : put_null(&g->r)) &&
+		if (!(rc = row_begin(&g->r)) && !(rc = put_str(&g->r, pm_buf_cstr(&part))) &&
 		    !(rc = put_i64(&g->r, e->bucket)) && !(rc = put_str(&g->r, pm_buf_cstr(&path))) &&
 		    !(rc = put_str(&g->r, file_format(f->file_name))) && !(rc = put_i64(&g->r, f->schema_id)) &&
 		    !(rc = put_i64(&g->r, f->level)) && !(rc = put_i64(&g->r, f->row_count)) &&

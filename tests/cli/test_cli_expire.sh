@@ -194,5 +194,20 @@ fail_run 1 "db.nope" -- compact db.nope
 ok_run table create db.r --columns "id INT" -o row-tracking.enabled=true
 fail_run 1 "row-tracking.enabled" -- compact db.r
 
+# system tables read like tables
+ok_run read 'db.c$snapshots' --select snapshot_id,commit_kind --format csv
+out_has "8,COMPACT"
+ok_run read 'db.c$files' --where "record_count = 3" --select file_source --format csv
+out_has "COMPACT"
+ok_run read 'db.c$partitions' --format csv
+out_has "dt=x,3"
+ok_run read 'db.c$options' --format csv
+ok_run read 'db.t$tags' --select tag_name --format csv
+out_has "t2"
+ok_run read 'db.c$schemas' --limit 1 --format jsonl
+out_has '"partition_keys":"[\"dt\"]"'
+fail_run 1 "unknown system table" "snapshots" -- read 'db.c$nope'
+fail_run 1 "read-only system table" -- write 'db.c$files' "$T/k1.csv"
+
 echo "cli expire: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
