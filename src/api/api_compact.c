@@ -15,7 +15,7 @@ static int selected(void *ctx, const uint8_t *p, size_t n)
 	pm_bytes b;
 	b.p = (uint8_t *)p;
 	b.n = n;
-	return part_sel_match(ctx, &b);
+	return pm_api_part_sel_match(ctx, &b);
 }
 
 static int compact(paimon_table *t, const paimon_predicate *partition_filter, const paimon_options *opts,
@@ -56,7 +56,7 @@ static int compact(paimon_table *t, const paimon_predicate *partition_filter, co
 			return rc;
 		}
 	}
-	if ((rc = part_sel_init(&ps, t, partition_filter, "compact"))) {
+	if ((rc = pm_api_part_sel_init(&ps, t, partition_filter, "compact"))) {
 		pm_strmap_dispose(&wopts);
 		return rc;
 	}
@@ -99,7 +99,7 @@ static int compact(paimon_table *t, const paimon_predicate *partition_filter, co
 		*plan = r;
 	else if (!rc)
 		pm_compact_result_dispose(&r);
-	part_sel_dispose(&ps);
+	pm_api_part_sel_dispose(&ps);
 	pm_strmap_dispose(&wopts);
 	return rc;
 }

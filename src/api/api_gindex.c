@@ -241,7 +241,7 @@ int pm_api_vector_at(const struct ArrowSchema *s, const struct ArrowArray *a, in
 /* A predicate on partition columns (pypaimon's partition_filter /
  * partitions of create/drop_global_index), tested against encoded
  * partitions. */
-void part_sel_dispose(part_sel *ps)
+void pm_api_part_sel_dispose(part_sel *ps)
 {
 	pm_pred_free(ps->pred);
 	pm_partition_info_dispose(&ps->pi);
@@ -250,7 +250,7 @@ void part_sel_dispose(part_sel *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
-int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what)
+int pm_api_part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what)
 {
 	const pm_table_schema *s = t->schema->schema;
 	size_t i;
@@ -261,24 +261,24 @@ int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *f
 	if ((rc = pm_pred_copy((const pm_predicate *)filter, &ps->pred)))
 		return rc;
 	if ((rc = pm_pred_bind(ps->pred, s))) {
-		part_sel_dispose(ps);
+		pm_api_part_sel_dispose(ps);
 		pm_err_wrap("%s: partition filter", what);
 		return rc;
 	}
 	if ((rc = pm_partition_info_init(&ps->pi, s))) {
-		part_sel_dispose(ps);
+		pm_api_part_sel_dispose(ps);
 		return rc;
 	}
 	if (!(ps->pk_ids = pm_calloc(ps->pi.n ? ps->pi.n : 1, sizeof *ps->pk_ids)) ||
 	    !(ps->vals = pm_calloc(ps->pi.n ? ps->pi.n : 1, sizeof *ps->vals))) {
-		part_sel_dispose(ps);
+		pm_api_part_sel_dispose(ps);
 		return PAIMON_ENOMEM;
 	}
 	for (i = 0; i < ps->pi.n; i++)
 		ps->pk_ids[i] = s->fields[ps->pi.field_index[i]].id;
 	if (!pm_pred_only_on(ps->pred, ps->pk_ids, ps->pi.n)) {
 		int part = ps->pi.n > 0;
-		part_sel_dispose(ps);
+		pm_api_part_sel_dispose(ps);
 		return pm_err(PAIMON_EINVAL, "%s: the partition filter of table '%s' names a column that is not a "
 			      "partition key%s", what, t->identifier, part ? "" : " (the table is not partitioned)");
 	}
@@ -286,7 +286,7 @@ int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *f
 }
 
 /* 1 if the encoded partition is selected, 0 if not, < 0 on error */
-int part_sel_match(part_sel *ps, const pm_bytes *part)
+int pm_api_part_sel_match(part_sel *ps, const pm_bytes *part)
 {
 	int rc;
 	if (!ps->pred)
@@ -874,7 +874,7 @@ int paimon_table_create_global_index_in(paimon_table *t, const char *column, con
 		return pm_err(PAIMON_EINVAL, "create_global_index: table '%s' must have 'row-tracking.enabled' = 'true' "
 			      "and 'data-evolution.enabled' = 'true'", t->identifier);
 	if ((rc = check_type(&b)) || (rc = pm_api_merged_opts(t, opts, &b.opts)) ||
-	    (rc = part_sel_init(&ps, t, partition_filter, "create_global_index")))
+	    (rc = pm_api_part_sel_init(&ps, t, partition_filter, "create_global_index")))
 		goto out;
 	if ((b.kind != K_SORTED) && (rc = strip_opts(&b)))
 		goto out;
@@ -927,7 +927,7 @@ int paimon_table_create_global_index_in(paimon_table *t, const char *column, con
 	for (i = 0; i < plan.n_groups; i++) {
 		const pm_rowid_group *gr = &plan.groups[i];
 		const pm_bytes *part = &plan.files.items[gr->first_file].partition;
-		int m = part_sel_match(&ps, part);
+		int m = pm_api_part_sel_match(&ps, part);
 		if (m < 0) {
 			rc = m;
 			goto out;
@@ -999,7 +999,7 @@ out:
 	pm_gi_free(g);
 	pm_snapshot_free(snap);
 	builder_dispose(&b);
-	part_sel_dispose(&ps);
+	pm_api_part_sel_dispose(&ps);
 	return rc;
 }
 
@@ -1030,7 +1030,7 @@ int paimon_table_drop_global_index_in(paimon_table *t, const char *column, const
 	if (!(f = pm_api_field(t, column)))
 		return pm_err(PAIMON_EINVAL, "drop_global_index: column '%s' does not exist in table '%s'", column,
 			      t->identifier);
-	if ((rc = part_sel_init(&ps, t, partition_filter, "drop_global_index")))
+	if ((rc = pm_api_part_sel_init(&ps, t, partition_filter, "drop_global_index")))
 		return rc;
 	if ((rc = pm_api_latest_snapshot(t, NULL, &snap)) || !snap)
 		goto out;
@@ -1041,7 +1041,7 @@ int paimon_table_drop_global_index_in(paimon_table *t, const char *column, const
 		int m;
 		if (e->global_index.index_field_id != f->id || (index_type && strcasecmp(e->index_type, index_type)))
 			continue;
-		if ((m = part_sel_match(&ps, &e->partition)) <= 0) {
+		if ((m = pm_api_part_sel_match(&ps, &e->partition)) <= 0) {
 			rc = m < 0 ? m : 0;
 			continue;
 		}
@@ -1058,7 +1058,7 @@ out:
 	pm_index_manifest_entry_list_dispose(&del);
 	pm_gi_free(g);
 	pm_snapshot_free(snap);
-	part_sel_dispose(&ps);
+	pm_api_part_sel_dispose(&ps);
 	return rc;
 }
 

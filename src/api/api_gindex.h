@@ -53,9 +53,9 @@ typedef struct part_sel {
 } part_sel;
 /* filter NULL: every partition. PAIMON_EINVAL (naming `what` and the
  * table) for a filter on a column that is not a partition key. */
-int part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what);
+int pm_api_part_sel_init(part_sel *ps, const paimon_table *t, const paimon_predicate *filter, const char *what);
 /* 1 if the encoded partition is selected, 0 if not, < 0 on error */
-int part_sel_match(part_sel *ps, const pm_bytes *part);
-void part_sel_dispose(part_sel *ps);
+int pm_api_part_sel_match(part_sel *ps, const pm_bytes *part);
+void pm_api_part_sel_dispose(part_sel *ps);
 
 #endif

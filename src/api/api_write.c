@@ -271,7 +271,7 @@ int paimon_commit_message_serialize(const paimon_commit_message *m, void **bytes
 	*bytes = NULL;
 	*len = 0;
 	{
-		pm_commit_batch cb;
+		pm_commit_batch cb = {0};
 		cb.adds = m->entries.items;
 		cb.n_adds = m->entries.len;
 		cb.index = m->index.items;
@@ -426,7 +426,7 @@ static int gather(paimon_commit_message *const *msgs, size_t n, pm_commit_batch 
 int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n,
 			      int64_t commit_identifier, int64_t *snapshot_id)
 {
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	pm_manifest_entry *adds;
 	pm_index_manifest_entry *index;
 	int64_t sid = -1;
@@ -448,7 +448,7 @@ int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *con
 
 int paimon_table_commit_abort(paimon_table_commit *c, paimon_commit_message *const *msgs, size_t n)
 {
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	pm_manifest_entry *adds;
 	pm_index_manifest_entry *index;
 	int rc;

@@ -154,7 +154,7 @@ static int batch(paimon_table *t, const pm_manifest_entry *adds, size_t n, const
 		 size_t ni, int64_t cf, int64_t *snap)
 {
 	pm_table_committer *c = committer(t, NULL);
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	int rc;
 	b.adds = adds;
 	b.n_adds = n;
@@ -433,7 +433,7 @@ static void message_round_trip(void)
 	pm_index_manifest_entry ix[2];
 	static const char *const f1[] = {"data-f1-0.parquet", NULL};
 	static const char *const f12[] = {"data-f1-0.parquet", "data-f2-0.parquet", NULL};
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	pm_buf buf = PM_BUF_INIT;
 	pm_manifest_entry_list adds = {0};
 	pm_index_manifest_entry_list idx = {0};
@@ -804,7 +804,7 @@ static void batch_dedup(void)
 	pm_index_manifest_entry ix = mkdv(t, PM_FILE_KIND_ADD, "index-d-1", f1);
 	pm_manifest_entry u = mk(t, "data-u-0.parquet", 10, 10, "a");
 	pm_table_committer *c = committer(t, "user-d");
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	int64_t id = -2;
 	b.adds = &u;
 	b.n_adds = 1;

@@ -167,7 +167,7 @@ static int batch(paimon_table *t, const pm_manifest_entry *adds, size_t n, const
 		 size_t ni, int64_t cf, int64_t *snap)
 {
 	pm_table_committer *c = committer(t, NULL);
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	int rc;
 	b.adds = adds;
 	b.n_adds = n;
@@ -275,7 +275,7 @@ static int run_commit(paimon_table *t, pm_fileio *io, int with_delete)
 	pm_strmap o = {0};
 	pm_manifest_entry e[2];
 	pm_index_manifest_entry ix[2];
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	int64_t id = -2;
 	int rc;
 	e[0] = mk(NULL, "data-u-0.parquet", 10, 0, "a");

@@ -467,7 +467,7 @@ static int run_delete(paimon_table *t, pm_fileio *io)
 	pm_row_id_delete d;
 	pm_table_committer *c = NULL;
 	pm_strmap o = {0};
-	pm_commit_batch b;
+	pm_commit_batch b = {0};
 	int rc;
 	if ((rc = pm_row_id_delete_run(io, t->path, t->schema->schema, NULL, -1, ids, 2, &d)))
 		return rc;
