@@ -492,6 +492,41 @@ PAIMON_EXTERN(int) paimon_table_expire_snapshots(paimon_table *t, const paimon_o
 PAIMON_EXTERN(int) paimon_table_rollback_to(paimon_table *t, int64_t snapshot_id, const char *tag, int dry_run,
 					    char ***paths, size_t *count);
 
+/* -------------------------------------------------------------- branches */
+
+/*
+ * Branches as Java Paimon 1.4.2 keeps them: <table>/branch/branch-<name>/
+ * with the branch's schema/, snapshot/ and tag/ files; manifests, index and
+ * data files are shared with the table. A branch is read and written as
+ * the table "db.t$branch_<name>" (also "db.t$branch_<name>$files" ...);
+ * its commits never expire snapshots, and expiration, tag deletion and
+ * orphan clean-up of the table keep every file a branch uses.
+ * All of these take the main table (t opened as "db.t").
+ */
+/**
+ * Creates branch `name` (not "main", not blank or only digits): from tag
+ * `tag` (the tag, its snapshot, the schemas up to its schema: Java
+ * createBranch(branch, tag)), else from snapshot snapshot_id > 0 (that
+ * snapshot and its schemas), else empty with the table's schemas (Java
+ * createBranch(branch)). An existing branch -> PAIMON_EEXISTS unless
+ * ignore_if_exists.
+ */
+PAIMON_EXTERN(int) paimon_table_create_branch(paimon_table *t, const char *name, const char *tag, int64_t snapshot_id,
+					      int ignore_if_exists);
+/** Deletes the branch directory (Java dropBranch). */
+PAIMON_EXTERN(int) paimon_table_drop_branch(paimon_table *t, const char *name, int ignore_if_not_exists);
+/** Branch names, sorted; free with paimon_string_list_free. */
+PAIMON_EXTERN(int) paimon_table_list_branches(paimon_table *t, char ***names, size_t *count);
+PAIMON_EXTERN(int) paimon_table_rename_branch(paimon_table *t, const char *from, const char *to);
+/**
+ * Java fastForward: the table's snapshots and tags from the branch's
+ * earliest snapshot on, its schemas from that snapshot's schema on and the
+ * LATEST hint are deleted, then the branch's snapshot, schema and tag files
+ * are copied over; the table then reads as the branch. A branch without a
+ * snapshot -> PAIMON_EINVAL.
+ */
+PAIMON_EXTERN(int) paimon_table_fast_forward(paimon_table *t, const char *name);
+
 /* ------------------------------------------------------------ compaction */
 
 typedef struct paimon_compact_result {

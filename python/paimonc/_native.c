@@ -627,7 +627,76 @@ static PyObject *table_tag_snapshot(TableObject *o, PyObject *name_o)
 	return snapshot_to_dict(s);
 }
 
+/* branches: create_branch(name, tag|None, snapshot_id, ignore_if_exists) */
+static PyObject *table_create_branch(TableObject *o, PyObject *args)
+{
+	const char *name, *tag = NULL;
+	long long sid = 0;
+	int ignore = 0, rc;
+	if (!PyArg_ParseTuple(args, "szLp:create_branch", &name, &tag, &sid, &ignore))
+		return NULL;
+	NATIVE_CALL(o->lock, rc = paimon_table_create_branch(o->t, name, tag, (int64_t)sid, ignore));
+	if (rc != 0)
+		return raise_last(rc);
+	Py_RETURN_NONE;
+}
+
+static PyObject *table_drop_branch(TableObject *o, PyObject *args)
+{
+	const char *name;
+	int ignore = 0, rc;
+	if (!PyArg_ParseTuple(args, "sp:drop_branch", &name, &ignore))
+		return NULL;
+	NATIVE_CALL(o->lock, rc = paimon_table_drop_branch(o->t, name, ignore));
+	if (rc != 0)
+		return raise_last(rc);
+	Py_RETURN_NONE;
+}
+
+static PyObject *table_rename_branch(TableObject *o, PyObject *args)
+{
+	const char *a, *b;
+	int rc;
+	if (!PyArg_ParseTuple(args, "ss:rename_branch", &a, &b))
+		return NULL;
+	NATIVE_CALL(o->lock, rc = paimon_table_rename_branch(o->t, a, b));
+	if (rc != 0)
+		return raise_last(rc);
+	Py_RETURN_NONE;
+}
+
+static PyObject *table_fast_forward(TableObject *o, PyObject *args)
+{
+	const char *name;
+	int rc;
+	if (!PyArg_ParseTuple(args, "s:fast_forward", &name))
+		return NULL;
+	NATIVE_CALL(o->lock, rc = paimon_table_fast_forward(o->t, name));
+	if (rc != 0)
+		return raise_last(rc);
+	Py_RETURN_NONE;
+}
+
+static PyObject *table_list_branches(TableObject *o, PyObject *unused)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int rc;
+	(void)unused;
+	NATIVE_CALL(o->lock, rc = paimon_table_list_branches(o->t, &names, &n));
+	if (rc != 0)
+		return raise_last(rc);
+	PyObject *r = string_list(names, n);
+	paimon_string_list_free(names, n);
+	return r;
+}
+
 static PyMethodDef table_methods[] = {
+	{"create_branch", (PyCFunction)table_create_branch, METH_VARARGS, "(name, tag|None, snapshot_id, ignore)"},
+	{"drop_branch", (PyCFunction)table_drop_branch, METH_VARARGS, "(name, ignore_if_not_exists)"},
+	{"rename_branch", (PyCFunction)table_rename_branch, METH_VARARGS, "(from, to)"},
+	{"fast_forward", (PyCFunction)table_fast_forward, METH_VARARGS, "(name)"},
+	{"list_branches", (PyCFunction)table_list_branches, METH_NOARGS, NULL},
 	{"identifier", (PyCFunction)table_identifier, METH_NOARGS, NULL},
 	{"path", (PyCFunction)table_path, METH_NOARGS, NULL},
 	{"schema", (PyCFunction)table_schema, METH_NOARGS, "Latest schema when loaded."},

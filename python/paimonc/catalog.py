@@ -143,6 +143,22 @@ class Catalog(Closing):
     def drop_table(self, identifier, ignore_if_not_exists=False):
         self._c.drop_table(_ident_str(identifier), bool(ignore_if_not_exists))
 
+    # branches, with pypaimon's catalog names (filesystem_catalog.py)
+    def create_branch(self, identifier, branch_name, tag_name=None, ignore_if_exists=False, snapshot_id=None):
+        self.get_table(identifier).create_branch(branch_name, tag_name, snapshot_id, ignore_if_exists)
+
+    def drop_branch(self, identifier, branch_name, ignore_if_not_exists=False):
+        self.get_table(identifier).drop_branch(branch_name, ignore_if_not_exists)
+
+    def rename_branch(self, identifier, from_branch, to_branch):
+        self.get_table(identifier).rename_branch(from_branch, to_branch)
+
+    def fast_forward(self, identifier, branch_name):
+        self.get_table(identifier).fast_forward(branch_name)
+
+    def list_branches(self, identifier):
+        return self.get_table(identifier).list_branches()
+
     def rename_table(self, source_identifier, target_identifier):
         self._c.rename_table(_ident_str(source_identifier), _ident_str(target_identifier))
 
@@ -288,6 +304,28 @@ class Table(TableApiMixin, IndexApiMixin):
             return False
         self._t.delete_tag(tag_name, True)
         return True
+
+    # --------------------------------------------------------- branches
+
+    def create_branch(self, branch_name, tag_name=None, snapshot_id=None, ignore_if_exists=False):
+        """Creates a branch (Java's layout, <table>/branch/branch-<name>): from
+        tag_name, else from snapshot_id, else empty with the table's schemas.
+        Read and write it as the table "db.t$branch_<name>"."""
+        self._t.create_branch(str(branch_name), None if tag_name is None else str(tag_name),
+                              0 if snapshot_id is None else int(snapshot_id), bool(ignore_if_exists))
+
+    def drop_branch(self, branch_name, ignore_if_not_exists=False):
+        self._t.drop_branch(str(branch_name), bool(ignore_if_not_exists))
+
+    def rename_branch(self, from_branch, to_branch):
+        self._t.rename_branch(str(from_branch), str(to_branch))
+
+    def fast_forward(self, branch_name):
+        """Makes the table what the branch is (Java's fast_forward)."""
+        self._t.fast_forward(str(branch_name))
+
+    def list_branches(self):
+        return self._t.list_branches()
 
     def list_tags(self):
         return self._t.list_tags()

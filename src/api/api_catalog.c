@@ -544,39 +544,46 @@ out:
 
 int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_table **out)
 {
-	static const char sfx[] = "$row_tracking";
 	paimon_table *t;
 	pm_table_schema *s = NULL;
-	char *base = NULL;
-	size_t il = identifier ? strlen(identifier) : 0;
+	char *base = NULL, *branch = NULL;
+	const char *d, *rest;
 	int rc;
 	t = pm_calloc(1, sizeof *t);
 	if (!t)
 		return PAIMON_ENOMEM;
-	if (il > sizeof sfx - 1 && !strcmp(identifier + il - (sizeof sfx - 1), sfx)) {
+	/* "<db>.<table>[$branch_<name>][$<system table>]" (Java's identifier) */
+	d = identifier ? strchr(identifier, '$') : NULL;
+	rest = d ? d + 1 : NULL;
+	if (d && !(base = pm_strndup(identifier, (size_t)(d - identifier)))) {
+		rc = PAIMON_ENOMEM;
+		goto fail;
+	}
+	if (rest && !strncmp(rest, "branch_", 7)) {
+		const char *e = strchr(rest, '$');
+		size_t n = e ? (size_t)(e - rest - 7) : strlen(rest + 7);
+		if (!(branch = pm_strndup(rest + 7, n))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		if (!*branch) {
+			rc = pm_err(PAIMON_EINVAL, "table '%s': empty branch name", identifier);
+			goto fail;
+		}
+		rest = e ? e + 1 : NULL;
+	}
+	if (rest && !strcmp(rest, "row_tracking")) {
 		/* the system table <table>$row_tracking (Java RowTrackingTable) */
-		if (!(base = pm_strndup(identifier, il - (sizeof sfx - 1)))) {
-			rc = PAIMON_ENOMEM;
-			goto fail;
-		}
 		t->row_tracking_view = 1;
-	} else if (identifier && strchr(identifier, '$')) {
+	} else if (rest && !(t->sys_kind = pm_api_system_kind(rest))) {
 		/* a metadata system table <table>$snapshots, $files, ... */
-		const char *d = strrchr(identifier, '$');
-		if (!(t->sys_kind = pm_api_system_kind(d + 1))) {
-			rc = pm_err(PAIMON_ENOTFOUND, "table '%s': unknown system table '$%s' (known: %s)", identifier,
-				    d + 1, pm_api_system_names());
-			goto fail;
-		}
-		if (!(base = pm_strndup(identifier, (size_t)(d - identifier)))) {
-			rc = PAIMON_ENOMEM;
-			goto fail;
-		}
+		rc = pm_err(PAIMON_ENOTFOUND, "table '%s': unknown system table '$%s' (known: %s, and "
+			    "branch_<name>)", identifier, rest, pm_api_system_names());
+		goto fail;
 	}
 	rc = resolve(c, base ? base : identifier, &t->database, &t->name, &t->path);
 	if (!rc)
 		rc = need_table(c, base ? base : identifier, t->path);
-	pm_free(base);
 	if (rc)
 		goto fail;
 	if (!(t->identifier = pm_strdup(identifier))) {
@@ -585,6 +592,30 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 	}
 	if ((rc = pm_catalog_fileio_new(c, &t->io)) != 0)
 		goto fail;
+	if (branch && strcmp(branch, "main")) {
+		/* Java's layout: the branch's metadata under <table>/branch/branch-<name> */
+		char sub[1024];
+		char *bdir;
+		int ex = 0;
+		snprintf(sub, sizeof sub, "branch/branch-%s", branch);
+		if (!(bdir = pm_path_join(t->path, sub))) {
+			rc = PAIMON_ENOMEM;
+			goto fail;
+		}
+		rc = pm_fileio_exists(t->io, bdir, &ex);
+		pm_free(bdir);
+		if (!rc && !ex)
+			rc = pm_err(PAIMON_ENOTFOUND, "table '%s': branch '%s' of '%s.%s' does not exist", identifier,
+				    branch, t->database, t->name);
+		if (rc)
+			goto fail;
+		if ((rc = pm_fileio_branch_new(t->io, t->path, branch, &t->io))) {
+			t->io = NULL;
+			goto fail;
+		}
+		t->branch = branch;
+		branch = NULL;
+	}
 	if ((rc = pm_schema_load_latest(t->io, t->path, &s)) != 0) {
 		pm_err_wrap("table '%s'", identifier);
 		goto fail;
@@ -610,8 +641,12 @@ int paimon_catalog_get_table(paimon_catalog *c, const char *identifier, paimon_t
 		goto fail;
 	}
 	*out = t;
+	pm_free(base);
+	pm_free(branch);
 	return 0;
 fail:
+	pm_free(base);
+	pm_free(branch);
 	paimon_table_free(t);
 	return rc;
 }
@@ -620,6 +655,7 @@ void paimon_table_free(paimon_table *t)
 {
 	if (!t)
 		return;
+	pm_free(t->branch);
 	pm_fileio_close(t->io);
 	pm_free(t->database);
 	pm_free(t->name);

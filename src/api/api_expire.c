@@ -33,6 +33,11 @@ int pm_api_maintain(pm_fileio *io, const char *table_path, const pm_table_schema
 		return pm_err(PAIMON_EINVAL, "option 'write-only': invalid value '%s'", v);
 	if (write_only)
 		return 0;
+	/* a branch shares data files with main and other branches: its commits
+	 * do not expire anything (what expiration on main keeps for branches
+	 * is in maint/expire.h) */
+	if (pm_fileio_is_branch(io))
+		return 0;
 	/* consumers first, so that an expired consumer no longer holds snapshots */
 	if ((v = pm_strmap_get(&s->options, "consumer.expiration-time"))) {
 		if ((rc = pm_parse_duration_ms("consumer.expiration-time", v, &ttl)) ||
@@ -68,6 +73,10 @@ int paimon_table_expire_snapshots(paimon_table *t, const paimon_options *opts, i
 		return pm_err(PAIMON_EINVAL, "expire snapshots: no table");
 	if ((rc = pm_api_refuse_system(t, "expire snapshots")))
 		return rc;
+	if (t->branch)
+		return pm_err(PAIMON_EUNSUPPORTED, "expire snapshots: '%s' is a branch; expiring a branch could delete "
+			      "data files the main branch or other branches share, so it is not supported yet",
+			      t->identifier);
 	s = t->schema->schema;
 	memset(&merged, 0, sizeof merged);
 	if ((rc = pm_strmap_copy(&merged, &s->options)))

@@ -22,6 +22,9 @@ int paimon_table_remove_orphan_files(paimon_table *t, int64_t older_than_ms, int
 		*bytes = 0;
 	if (!t)
 		return pm_err(PAIMON_EINVAL, "remove orphan files: no table");
+	if (t->branch)
+		return pm_err(PAIMON_EINVAL, "remove orphan files: '%s' is a branch; run it on the table (it "
+			      "walks every branch)", t->identifier);
 	memset(&l, 0, sizeof l);
 	rc = pm_table_remove_orphans(t->io, t->path, older_than_ms, dry_run, &l);
 	if (rc) {

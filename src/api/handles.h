@@ -50,6 +50,9 @@ struct paimon_table {
 	 * (api/api_system.h kinds); schema is then the system table's and
 	 * path the data table's. */
 	int sys_kind;
+	/* the branch (NULL: main); io is then a branch FileIO
+	 * (io/fileio.h pm_fileio_branch_new) and path the table's */
+	char *branch;
 };
 
 /* api_table.c: PAIMON_EINVAL naming the key and the table when a dynamic

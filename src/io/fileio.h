@@ -117,6 +117,21 @@ struct pm_fileio {
  * it): every path reads these bytes. Free with pm_fileio_close. */
 int pm_fileio_mem_new(const void *data, size_t len, pm_fileio **out);
 
+/* The FileIO of branch `branch` of the table at table_path (Java's layout:
+ * <table>/branch/branch-<name>/ holds the branch's snapshot/, schema/,
+ * tag/ and consumer/; manifests, index and data files are the table's):
+ * paths under <table>/{snapshot,schema,tag,consumer} go to the branch
+ * directory, all others to inner unchanged. Takes ownership of inner (also
+ * on failure). Free with pm_fileio_close. */
+int pm_fileio_branch_new(pm_fileio *inner, const char *table_path, const char *branch, pm_fileio **out);
+/* The same over a borrowed inner (which must outlive the view). */
+int pm_fileio_branch_view(pm_fileio *inner, const char *table_path, const char *branch, pm_fileio **out);
+/* 1 if io is a branch FileIO. */
+int pm_fileio_is_branch(const pm_fileio *io);
+/* The branch names of the table (<table>/branch/branch-<name> directories,
+ * sorted) appended to out (core/strs.h pm_strlist). */
+int pm_list_branches(pm_fileio *io, const char *table_path, pm_strlist *out);
+
 /* Local POSIX file system. Free with pm_fileio_close. */
 int pm_fileio_local_new(pm_fileio **out);
 /* Whether the local FileIO syncs (fsync of published files and their

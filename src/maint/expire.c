@@ -139,6 +139,9 @@ typedef struct xp {
 	/* data-file skipper cache: the live files of one tag */
 	int64_t cached_tag;             /* 0: none */
 	pm_strset tag_files;            /* "<partition hex>/<bucket>/<name>" */
+	/* branches (main only): what their snapshots and tags use is kept */
+	pm_strset branch_files;         /* keys as tag_files */
+	snap_vec branch_snaps;
 	pm_buf path, alt, key;
 } xp;
 
@@ -147,6 +150,8 @@ static void xp_dispose(xp *x)
 	pm_strset_dispose(&x->done);
 	pm_strset_dispose(&x->dirs);
 	pm_strset_dispose(&x->tag_files);
+	pm_strset_dispose(&x->branch_files);
+	snap_vec_dispose(&x->branch_snaps);
 	pm_buf_dispose(&x->path);
 	pm_buf_dispose(&x->alt);
 	pm_buf_dispose(&x->key);
@@ -289,6 +294,8 @@ static int xp_tag_skipper(xp *x, const snap_vec *tags, int64_t id, int *have)
 		return 0;
 	x->cached_tag = 0;
 	pm_strset_dispose(&x->tag_files);
+	pm_strset_dispose(&x->branch_files);
+	snap_vec_dispose(&x->branch_snaps);
 	if ((rc = pm_manifest_read_all(x->io, x->table, tag->base_manifest_list, tag->delta_manifest_list, NULL, &live)))
 		goto out;
 	for (i = 0; i < live.len && !rc; i++)
@@ -328,6 +335,8 @@ static int xp_clean_data_files(xp *x, const pm_snapshot *s, int have_skipper)
 		if (!added || e->kind != PM_FILE_KIND_DELETE)
 			continue;
 		if (have_skipper && pm_strset_has(&x->tag_files, pm_buf_cstr(&x->key)))
+			continue;
+		if (pm_strset_has(&x->branch_files, pm_buf_cstr(&x->key)))
 			continue;
 		rc = xp_delete_data_file(x, e, 1);
 	}
@@ -554,6 +563,60 @@ static int xp_earliest_hint_missing(xp *x, int *missing)
 	return rc;
 }
 
+/* The snapshots and tags of every branch, and the data files they use
+ * (only when expiring the main branch: meta == table). Java 1.4.2 does not
+ * look at branches (a tag on the branch point protects them); files a
+ * branch uses are never deleted here. */
+static int xp_load_branches(xp *x)
+{
+	pm_strlist names = {0};
+	size_t i, k;
+	int rc;
+	if (strcmp(x->meta, x->table))
+		return 0;
+	if ((rc = pm_list_branches(x->io, x->table, &names)))
+		return rc;
+	for (i = 0; i < names.len && !rc; i++) {
+		char *bdir = NULL, sub[512];
+		int64_t *ids = NULL;
+		size_t n = 0;
+		pm_strlist tags = {0};
+		snprintf(sub, sizeof sub, "branch/branch-%s", names.items[i]);
+		if (!(bdir = pm_path_join(x->table, sub))) {
+			rc = PAIMON_ENOMEM;
+			break;
+		}
+		if (!(rc = pm_snapshot_list_ids(x->io, bdir, &ids, &n)))
+			for (k = 0; k < n && !rc; k++) {
+				pm_snapshot *s = NULL;
+				if (!(rc = pm_snapshot_load(x->io, bdir, ids[k], &s)) && (rc = snap_vec_push(&x->branch_snaps, s)))
+					pm_snapshot_free(s);
+			}
+		if (!rc && !(rc = pm_tag_list(x->io, bdir, &tags)))
+			for (k = 0; k < tags.len && !rc; k++) {
+				pm_snapshot *s = NULL;
+				if (!(rc = pm_tag_load(x->io, bdir, tags.items[k], &s)) && (rc = snap_vec_push(&x->branch_snaps, s)))
+					pm_snapshot_free(s);
+			}
+		if (rc)
+			pm_err_wrap("branch '%s'", names.items[i]);
+		pm_strlist_dispose(&tags);
+		pm_free(ids);
+		pm_free(bdir);
+	}
+	pm_strlist_dispose(&names);
+	for (i = 0; i < x->branch_snaps.len && !rc; i++) {
+		pm_manifest_entry_list live = {0};
+		const pm_snapshot *s = x->branch_snaps.items[i];
+		rc = pm_manifest_read_all(x->io, x->table, s->base_manifest_list, s->delta_manifest_list, NULL, &live);
+		for (k = 0; k < live.len && !rc; k++)
+			if (!(rc = xp_entry_key(x, &live.items[k])))
+				rc = pm_strset_add(&x->branch_files, pm_buf_cstr(&x->key), NULL);
+		pm_manifest_entry_list_dispose(&live);
+	}
+	return rc;
+}
+
 static int xp_expire_until(xp *x, int64_t earliest, int64_t end)
 {
 	snap_vec snaps = {0}, tags = {0};
@@ -607,7 +670,7 @@ static int xp_expire_until(xp *x, int64_t earliest, int64_t end)
 
 	/* 4. manifests, index files, statistics; skipping set from the tags in
 	 * [previous-or-equal(begin), previous(end)] and snapshot end */
-	if (!(skips = pm_calloc(tags.len + 1, sizeof *skips))) {
+	if (!(skips = pm_calloc(tags.len + 1 + x->branch_snaps.len, sizeof *skips))) {
 		rc = PAIMON_ENOMEM;
 		goto out;
 	}
@@ -630,6 +693,9 @@ static int xp_expire_until(xp *x, int64_t earliest, int64_t end)
 				skips[nskip++] = tags.items[i];
 	}
 	skips[nskip++] = snaps.items[snaps.len - 1];
+	/* the branches' snapshots and tags reference shared manifests too */
+	for (i = 0; i < x->branch_snaps.len; i++)
+		skips[nskip++] = x->branch_snaps.items[i];
 	if (xp_skipping_set(x, skips, nskip, &skip)) {
 		paimon_error_clear(); /* Java: skip cleaning manifests */
 	} else {
@@ -722,6 +788,8 @@ int pm_table_expire_snapshots(pm_fileio *io, const char *table_path, const char 
 		}
 		pm_snapshot_free(s);
 	}
+	if (end > earliest && (rc = xp_load_branches(&x)))
+		goto done;
 	rc = xp_expire_until(&x, earliest, end);
 done:
 	if (rc)
@@ -739,6 +807,8 @@ static int xp_live_files_of(xp *x, pm_snapshot *const *snaps, size_t n)
 	size_t i, k;
 	int rc = 0;
 	pm_strset_dispose(&x->tag_files);
+	pm_strset_dispose(&x->branch_files);
+	snap_vec_dispose(&x->branch_snaps);
 	x->cached_tag = 0;
 	for (i = 0; i < n && !rc; i++) {
 		pm_manifest_entry_list live = {0};
@@ -819,6 +889,8 @@ int pm_table_delete_tag(pm_fileio *io, const char *table_path, const char *meta_
 		goto done;
 	if (exists || same > 1)
 		goto done;
+	if ((rc = xp_load_branches(&x)))
+		goto done;
 
 	/* Java TagManager.doClean: keep what the left neighbour tag and the
 	 * nearer of (the earliest snapshot, the right neighbour tag) use */
@@ -842,7 +914,8 @@ int pm_table_delete_tag(pm_fileio *io, const char *table_path, const char *meta_
 			for (i = 0; i < live.len && !rc; i++) {
 				if ((rc = xp_entry_key(&x, &live.items[i])))
 					break;
-				if (!pm_strset_has(&x.tag_files, pm_buf_cstr(&x.key)))
+				if (!pm_strset_has(&x.tag_files, pm_buf_cstr(&x.key)) &&
+				    !pm_strset_has(&x.branch_files, pm_buf_cstr(&x.key)))
 					rc = xp_delete_data_file(&x, &live.items[i], 1);
 			}
 		} else {
@@ -854,7 +927,8 @@ int pm_table_delete_tag(pm_fileio *io, const char *table_path, const char *meta_
 	}
 	if (rc)
 		goto done;
-	if (xp_skipping_set(&x, skips, nskip, &skip)) {
+	if (xp_skipping_set(&x, skips, nskip, &skip) ||
+	    (x.branch_snaps.len && xp_skipping_set(&x, x.branch_snaps.items, x.branch_snaps.len, &skip))) {
 		paimon_error_clear();
 	} else if (!(rc = xp_clean_manifest_list(&x, tag->base_manifest_list, &skip)) &&
 		   !(rc = xp_clean_manifest_list(&x, tag->delta_manifest_list, &skip))) {

@@ -240,12 +240,34 @@ static void refs_dispose(refs *r)
 
 static int build_refs(refs *r)
 {
+	pm_strlist branches = {0};
+	pm_fileio *main_io = r->io;
+	size_t i;
 	int rc;
 	if ((rc = add_versioned_dir(r, "snapshot", "snapshot-", "snapshot")) != 0 ||
 	    (rc = add_versioned_dir(r, "changelog", "changelog-", "changelog")) != 0 ||
 	    (rc = add_versioned_dir(r, "tag", "tag-", "tag")) != 0)
 		return rc;
-	return 0;
+	/* branches share the manifest, index and data files: what their
+	 * snapshots and tags reference is used too (Java RemoveOrphanFiles
+	 * walks every branch) */
+	if ((rc = pm_list_branches(main_io, r->table, &branches)))
+		return rc;
+	for (i = 0; i < branches.len && !rc; i++) {
+		pm_fileio *view = NULL;
+		if ((rc = pm_fileio_branch_view(main_io, r->table, branches.items[i], &view)))
+			break;
+		r->io = view;
+		if (!(rc = add_versioned_dir(r, "snapshot", "snapshot-", "snapshot")) &&
+		    !(rc = add_versioned_dir(r, "changelog", "changelog-", "changelog")))
+			rc = add_versioned_dir(r, "tag", "tag-", "tag");
+		r->io = main_io;
+		pm_fileio_close(view);
+		if (rc)
+			pm_err_wrap("branch '%s'", branches.items[i]);
+	}
+	pm_strlist_dispose(&branches);
+	return rc;
 }
 
 /* ----------------------------------------------------------- the walk */
