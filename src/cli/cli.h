@@ -58,6 +58,7 @@ extern const cli_group cli_group_table;
 extern const cli_group cli_group_schema;
 extern const cli_group cli_group_snapshot;
 extern const cli_group cli_group_tag;
+extern const cli_group cli_group_branch;      /* cmd_branch.c */
 
 /*
  * Commands without a group: `paimonc write`, `paimonc read`,

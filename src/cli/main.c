@@ -15,7 +15,7 @@ extern const cli_group cli_group_index;   /* cmd_index.c */
 extern const cli_cmd cli_cmd_search;      /* cmd_index.c */
 static const cli_group *const groups[] = {
 	&cli_group_db,	&cli_group_table,   &cli_group_schema, &cli_group_snapshot,
-	&cli_group_tag, &cli_group_parquet, &cli_group_blob, &cli_group_index,
+	&cli_group_tag, &cli_group_branch, &cli_group_parquet, &cli_group_blob, &cli_group_index,
 };
 #define NGROUPS (sizeof groups / sizeof groups[0])
 
@@ -147,7 +147,7 @@ static int run(cli_ctx *ctx, int argc, char **argv)
 		i++;
 	}
 	if (i >= argc)
-		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, parquet, blob, index) or "
+		return cli_usage_error(NULL, "missing command group (db, table, schema, snapshot, tag, branch, parquet, blob, index) or "
 					     "command (write, update, read, files, snapshots, remove-orphan-files)");
 	if (strcmp(argv[i], "help") == 0)
 		return help_command(ctx, argc - i - 1, argv + i + 1);

@@ -297,6 +297,33 @@ public final class PaimonInterop {
                     System.out.println("{\"expired\":" + n + ",\"millis\":" + ms + "}");
                 }
                 break;
+            case "create-branch":
+                if (a.length < 4 || a.length > 5) {
+                    throw new UsageException("create-branch expects: create-branch W db.t NAME [TAG]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    Table t = c.getTable(ident(a[2]));
+                    if (a.length == 5) {
+                        t.createBranch(a[3], a[4]);
+                    } else {
+                        t.createBranch(a[3]);
+                    }
+                }
+                break;
+            case "fast-forward":
+                need(a, 4, 4, "fast-forward W db.t NAME");
+                try (Catalog c = catalog(a[1])) {
+                    c.getTable(ident(a[2])).fastForward(a[3]);
+                }
+                break;
+            case "branches":
+                need(a, 3, 3, "branches W db.t");
+                try (Catalog c = catalog(a[1])) {
+                    org.apache.paimon.table.FileStoreTable t =
+                            (org.apache.paimon.table.FileStoreTable) c.getTable(ident(a[2]));
+                    out.println(String.join(",", t.branchManager().branches()));
+                }
+                break;
             case "compact":
                 if (a.length < 3) {
                     throw new UsageException("compact expects: compact W db.t [KEY=VALUE...]");
