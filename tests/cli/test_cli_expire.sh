@@ -6,7 +6,8 @@
 # min 2), the retained snapshots and the tag read the same afterwards, the
 # JSON form reports the counts, and bad flags and values fail naming them.
 # Then `paimonc rollback` and `paimonc compact` (plan, dry run, partition
-# filter, JSON, threads, reads unchanged, a COMPACT snapshot, bad input).
+# filter, JSON, threads, reads unchanged, a COMPACT snapshot, bad input),
+# system tables ('db.t$files' ...) and `paimonc branch`.
 #
 #   tests/cli/test_cli_expire.sh /path/to/paimonc
 set -euo pipefail
@@ -208,6 +209,33 @@ ok_run read 'db.c$schemas' --limit 1 --format jsonl
 out_has '"partition_keys":"[\"dt\"]"'
 fail_run 1 "unknown system table" "snapshots" -- read 'db.c$nope'
 fail_run 1 "read-only system table" -- write 'db.c$files' "$T/k1.csv"
+
+# branches
+ok_run branch create db.c dev --snapshot 6
+ok_run branch create db.c e
+ok_run branch list db.c
+out_has "dev"
+ok_run branch list db.c --json
+json_ok 'd == ["dev", "e"]'
+"$P" read 'db.c$branch_dev' --format csv | LC_ALL=C sort >"$T/dev"
+same "$T/c_before" "$T/dev"
+printf 'id,name,dt\n99,z,x\n' >"$T/b.csv"
+ok_run write 'db.c$branch_dev' "$T/b.csv"
+"$P" read db.c --format csv | LC_ALL=C sort >"$T/c_main"
+same "$T/c_before" "$T/c_main"
+ok_run read 'db.c$branch_dev$snapshots' --select snapshot_id --format csv
+out_has "7"
+ok_run branch fast-forward db.c dev
+ok_run read db.c --where "id = 99" --format csv
+out_has "99,z,x"
+ok_run branch rename db.c e e2
+ok_run branch delete db.c e2
+fail_run 1 "doesn't exist" -- branch delete db.c e2
+ok_run branch delete db.c e2 --if-exists
+fail_run 1 "pure numeric" -- branch create db.c 12
+fail_run 1 "already exists" -- branch create db.c dev
+fail_run 2 "exclude" -- branch create db.c z --tag t --snapshot 1
+fail_run 1 "branch 'zz'" -- read 'db.c$branch_zz'
 
 echo "cli expire: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]
