@@ -189,7 +189,27 @@ static void fix_init(fix *f)
 		stat(f->strays.items[i], &st);
 		f->stray_bytes += (uint64_t)st.st_size;
 	}
-	plant(f->table, "branch/branch-b1/snapshot/snapshot-1", 5, &f->keep);
+	/* a branch from the latest snapshot (Java's layout): its snapshot file
+	 * is main's (a branch's metadata is read: what it references is used) */
+	{
+		char dir[4200], cmd[16384], dst[4300];
+		long n = 0;
+		DIR *d;
+		struct dirent *e;
+		snprintf(dir, sizeof dir, "%s/snapshot", f->table);
+		d = opendir(dir);
+		CHECK(d != NULL);
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, "snapshot-", 9) && atol(e->d_name + 9) > n)
+				n = atol(e->d_name + 9);
+		if (d)
+			closedir(d);
+		snprintf(dst, sizeof dst, "%s/branch/branch-b1/snapshot/snapshot-%ld", f->table, n);
+		snprintf(cmd, sizeof cmd, "mkdir -p '%s/branch/branch-b1/snapshot' && cp '%s/snapshot-%ld' '%s'", f->table,
+			 dir, n, dst);
+		CHECK(n > 0 && system(cmd) == 0);
+		CHECK_OK(pm_strlist_push(&f->keep, dst));
+	}
 	plant(f->table, "branch/branch-b1/stray", 5, &f->keep);
 	plant(f->table, "consumer/consumer-c1", 5, &f->keep);
 	plant(f->table, "service/whatever", 5, &f->keep);
