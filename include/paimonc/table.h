@@ -478,6 +478,23 @@ PAIMON_EXTERN(int) paimon_table_expire_snapshots(paimon_table *t, const paimon_o
 						 int64_t *expired, char ***paths, size_t *count, uint64_t *bytes);
 
 /**
+ * Expires partitions as Java Paimon 1.4.2's PartitionExpire (its
+ * expire_partitions procedure): partition.expiration-time (required, here
+ * or in the table's options), partition.expiration-strategy (values-time:
+ * the time in the partition values through partition.timestamp-pattern /
+ * partition.timestamp-formatter; update-time: the newest file's creation),
+ * partition.expiration-max-num (100), partition.expiration-batch-size. Each
+ * batch is one OVERWRITE snapshot dropping the partitions. opts (may be
+ * NULL) override the table's. dry_run != 0 commits nothing. *partitions /
+ * *count (may be NULL): "k=v/k2=v2" of each partition expired (would be),
+ * free with paimon_string_list_free. Commits also run this, as Java's do,
+ * when partition.expiration-check-interval is 0 (or with
+ * end-input.check-partition-expire on batch commits).
+ */
+PAIMON_EXTERN(int) paimon_table_expire_partitions(paimon_table *t, const paimon_options *opts, int dry_run,
+						  char ***partitions, size_t *count);
+
+/**
  * Rolls t back as Java Paimon's rollbackTo / pypaimon's rollback_to: to
  * the tag named tag (non-NULL), else to snapshot snapshot_id (which must
  * exist, or be named by a tag: then as to that tag; else PAIMON_ENOTFOUND

@@ -1576,6 +1576,27 @@ static PyObject *mod_table_expire_snapshots(PyObject *m, PyObject *args)
 	return Py_BuildValue("(LNK)", (long long)expired, list, (unsigned long long)bytes);
 }
 
+/* table_expire_partitions(table, options: dict|None, dry_run) -> [partition specs] */
+static PyObject *mod_table_expire_partitions(PyObject *m, PyObject *args)
+{
+	PyObject *table, *opts_o;
+	paimon_options *opts = NULL;
+	int dry_run = 0, rc;
+	char **parts = NULL;
+	size_t n = 0;
+	(void)m;
+	if (!PyArg_ParseTuple(args, "OOp:table_expire_partitions", &table, &opts_o, &dry_run))
+		return NULL;
+	paimon_table *t = pm_py_table_handle(table);
+	if (t == NULL || options_from(opts_o, "partition expiration options", &opts) < 0)
+		return NULL;
+	CALL_NOGIL(rc = paimon_table_expire_partitions(t, opts, dry_run, &parts, &n));
+	paimon_options_free(opts);
+	if (rc != 0)
+		return pm_py_raise_last(rc);
+	return path_list(parts, n);
+}
+
 /* table_rollback_to(table, snapshot_id, tag|None, dry_run) -> [paths] */
 static PyObject *mod_table_rollback_to(PyObject *m, PyObject *args)
 {
@@ -1662,6 +1683,8 @@ static PyMethodDef table_api_methods[] = {
 	{"table_commit_new", mod_table_commit_new, METH_VARARGS, "(table, options|None) -> TableCommit"},
 	{"table_remove_orphan_files", mod_table_remove_orphan_files, METH_VARARGS,
 	 "(table, older_than_ms, dry_run) -> (paths, bytes)"},
+	{"table_expire_partitions", mod_table_expire_partitions, METH_VARARGS,
+	 "Expire partitions as Java's PartitionExpire (paimonc/table.h)."},
 	{"table_expire_snapshots", mod_table_expire_snapshots, METH_VARARGS,
 	 "(table, options|None, dry_run) -> (expired, paths, bytes)"},
 	{"table_find_missing_files", mod_table_find_missing_files, METH_O, "(table) -> [file names]"},

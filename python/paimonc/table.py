@@ -152,6 +152,31 @@ class TableApiMixin:
         expired, paths, nbytes = _native.table_expire_snapshots(self._t, opts or None, bool(dry_run))
         return ExpireResult(expired, paths, nbytes)
 
+    def expire_partitions(self, expiration_time=None, timestamp_formatter=None, timestamp_pattern=None,
+                          expire_strategy=None, max_expires=None, options=None, dry_run=False):
+        """Drops the partitions older than ``expiration_time`` as Java
+        Paimon's ``expire_partitions`` procedure (its parameter names):
+        the partition's time comes from its values (``timestamp_pattern``
+        such as "$dt $hour:00:00", parsed with ``timestamp_formatter`` such
+        as "yyyyMMdd"; ``expire_strategy`` "values-time") or from its newest
+        file ("update-time"). Unset parameters take the table's
+        ``partition.*`` options. At most ``max_expires`` partitions (100),
+        in one OVERWRITE snapshot. Returns their "k=v/k2=v2" specs
+        (``dry_run=True``: what would be dropped)."""
+        from . import _native
+        opts = {str(k): str(v) for k, v in (options or {}).items()}
+        if expiration_time is not None:
+            if hasattr(expiration_time, "total_seconds"):
+                expiration_time = "%d ms" % int(expiration_time.total_seconds() * 1000)
+            opts["partition.expiration-time"] = str(expiration_time)
+        for key, val in (("partition.timestamp-formatter", timestamp_formatter),
+                         ("partition.timestamp-pattern", timestamp_pattern),
+                         ("partition.expiration-strategy", expire_strategy),
+                         ("partition.expiration-max-num", max_expires)):
+            if val is not None:
+                opts[key] = str(val)
+        return _native.table_expire_partitions(self._t, opts or None, bool(dry_run))
+
     def rollback_to(self, target, dry_run=False):
         """Rolls the table back to a snapshot id (int) or a tag name (str), as
         pypaimon's and Java's rollback_to: later snapshots and their tags are

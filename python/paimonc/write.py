@@ -283,7 +283,8 @@ def _partition_spec(static_partition, default_name="__DEFAULT_PARTITION__"):
 # Committer options taken from the table's dynamic options (table.copy).
 # commit options, and the maintenance options the commit applies after it (expiration)
 _COMMIT_OPTION_PREFIXES = ("commit.", "dynamic-partition-overwrite", "snapshot.", "write-only", "consumer.",
-                           "changelog.")
+                           "changelog.", "partition.expiration-", "partition.timestamp-",
+                           "end-input.check-partition-expire")
 
 
 class TableCommit(Closing):

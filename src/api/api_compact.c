@@ -2,6 +2,7 @@
  * api/api_compact.c - paimon_table_compact: the public face of
  * maint/compact.h, with the maintenance a commit runs afterwards.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "api/api_expire.h"
@@ -90,7 +91,7 @@ static int compact(paimon_table *t, const paimon_predicate *partition_filter, co
 			if (!pm_schema_copy(t->schema->schema, &ms)) {
 				for (i = 0; i < wopts.len; i++)
 					pm_strmap_set(&ms->options, wopts.keys[i], wopts.vals[i]);
-				pm_api_maintain(t->io, t->path, ms);
+				pm_api_maintain(t->io, t->path, ms, INT64_MAX);
 			}
 			pm_schema_free(ms);
 		}

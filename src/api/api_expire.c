@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/mem.h"
 #include "maint/expire.h"
+#include "maint/partition_expire.h"
 #include "maint/rollback.h"
 #include "meta/snapshot.h"
 
@@ -22,8 +23,63 @@ static int64_t now_millis(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int pm_api_maintain(pm_fileio *io, const char *table_path, const pm_table_schema *s)
+/* Java LocalDateTime.now() as wall-clock millis. */
+static int64_t local_now_millis(void)
 {
+	int64_t ms = now_millis();
+	time_t t = (time_t)(ms / 1000);
+	struct tm tm;
+	if (!localtime_r(&t, &tm))
+		return ms;
+	return ms + (int64_t)tm.tm_gmtoff * 1000;
+}
+
+int paimon_table_expire_partitions(paimon_table *t, const paimon_options *opts, int dry_run, char ***partitions,
+				   size_t *count)
+{
+	pm_partition_expire_config cfg;
+	pm_strmap merged;
+	pm_strlist out = {0};
+	size_t i;
+	int rc;
+	if (partitions)
+		*partitions = NULL;
+	if (count)
+		*count = 0;
+	if (!t)
+		return pm_err(PAIMON_EINVAL, "expire partitions: no table");
+	if ((rc = pm_api_refuse_system(t, "expire partitions")))
+		return rc;
+	memset(&merged, 0, sizeof merged);
+	if ((rc = pm_strmap_copy(&merged, &t->schema->schema->options)))
+		return rc;
+	for (i = 0; opts && i < opts->map.len && !rc; i++)
+		rc = pm_strmap_set(&merged, opts->map.keys[i], opts->map.vals[i]);
+	if (!rc && !(rc = pm_partition_expire_config_from_options(&merged, &cfg)) && !cfg.enabled)
+		rc = pm_err(PAIMON_EINVAL, "expire partitions of '%s': no expiration time (option "
+			    "'partition.expiration-time')", t->identifier);
+	if (!rc)
+		rc = pm_table_expire_partitions(t->io, t->path, t->schema->schema, opts ? &opts->map : NULL, &cfg,
+						local_now_millis(), dry_run, &out, NULL);
+	pm_strmap_dispose(&merged);
+	if (rc) {
+		pm_strlist_dispose(&out);
+		return rc;
+	}
+	if (count)
+		*count = out.len;
+	if (partitions && out.len) {
+		*partitions = out.items;
+		out.items = NULL;
+		out.len = out.cap = 0;
+	}
+	pm_strlist_dispose(&out);
+	return 0;
+}
+
+int pm_api_maintain(pm_fileio *io, const char *table_path, const pm_table_schema *s, int64_t identifier)
+{
+	pm_partition_expire_config pcfg;
 	pm_expire_config cfg;
 	pm_expire_result r;
 	const char *v;
@@ -38,6 +94,12 @@ int pm_api_maintain(pm_fileio *io, const char *table_path, const pm_table_schema
 	 * is in maint/expire.h) */
 	if (pm_fileio_is_branch(io))
 		return 0;
+	/* partitions (Java: after tags, before consumers and snapshots) */
+	if ((rc = pm_partition_expire_config_from_options(&s->options, &pcfg)))
+		return rc;
+	if (pcfg.enabled && (pcfg.check_interval_ms == 0 || (pcfg.end_input_check && identifier == INT64_MAX)) &&
+	    (rc = pm_table_expire_partitions(io, table_path, s, NULL, &pcfg, local_now_millis(), 0, NULL, NULL)))
+		return rc;
 	/* consumers first, so that an expired consumer no longer holds snapshots */
 	if ((v = pm_strmap_get(&s->options, "consumer.expiration-time"))) {
 		if ((rc = pm_parse_duration_ms("consumer.expiration-time", v, &ttl)) ||

@@ -813,7 +813,7 @@ static int commit_index(paimon_table *t, const pm_index_manifest_entry_list *l, 
 	rc = pm_table_committer_commit_batch(c, &cb, PM_COMMIT_BATCH_IDENTIFIER, &sid);
 	if (snapshot_id)
 		*snapshot_id = sid;
-	if (!rc && sid >= 0 && pm_api_maintain(t->io, t->path, pm_table_committer_schema(c)))
+	if (!rc && sid >= 0 && pm_api_maintain(t->io, t->path, pm_table_committer_schema(c), PM_COMMIT_BATCH_IDENTIFIER))
 		paimon_error_clear(); /* best effort: the next commit runs it again */
 	pm_table_committer_free(c);
 	return rc;

@@ -26,7 +26,7 @@ struct paimon_table_commit {
 /* After a commit call: when it published a new snapshot, runs the
  * maintenance (api_expire.h). Its failure is kept for
  * paimon_table_commit_maintenance_error and never fails the commit. */
-static void after_commit(paimon_table_commit *c, int rc, int64_t snapshot_id)
+static void after_commit(paimon_table_commit *c, int rc, int64_t snapshot_id, int64_t identifier)
 {
 	pm_commit_stats st;
 	pm_free(c->maint_err);
@@ -36,7 +36,7 @@ static void after_commit(paimon_table_commit *c, int rc, int64_t snapshot_id)
 	pm_table_committer_last_stats(c->c, &st);
 	if (st.deduplicated)
 		return;
-	if (pm_api_maintain(c->io, c->path, pm_table_committer_schema(c->c))) {
+	if (pm_api_maintain(c->io, c->path, pm_table_committer_schema(c->c), identifier)) {
 		c->maint_err = pm_strdup(paimon_error_message());
 		paimon_error_clear();
 	}
@@ -359,7 +359,7 @@ int paimon_table_commit_truncate(paimon_table_commit *c, int64_t *snapshot_id)
 	if (!c)
 		return pm_err(PAIMON_EINVAL, "paimon_table_commit_truncate: NULL committer");
 	rc = pm_table_committer_truncate(c->c, PM_COMMIT_BATCH_IDENTIFIER, &sid);
-	after_commit(c, rc, sid);
+	after_commit(c, rc, sid, PM_COMMIT_BATCH_IDENTIFIER);
 	if (snapshot_id)
 		*snapshot_id = sid;
 	return rc;
@@ -440,7 +440,7 @@ int paimon_table_commit_apply(paimon_table_commit *c, paimon_commit_message *con
 	rc = pm_table_committer_commit_batch(c->c, &b, commit_identifier, &sid);
 	pm_free(adds);
 	pm_free(index);
-	after_commit(c, rc, sid);
+	after_commit(c, rc, sid, commit_identifier);
 	if (snapshot_id)
 		*snapshot_id = sid;
 	return rc;

@@ -71,6 +71,7 @@ extern const cli_cmd cli_cmd_files; /* cmd_files.c */
 extern const cli_cmd cli_cmd_remove_orphan_files; /* cmd_orphan.c */
 extern const cli_cmd cli_cmd_expire_snapshots;    /* cmd_orphan.c */
 extern const cli_cmd cli_cmd_compact;             /* cmd_orphan.c */
+extern const cli_cmd cli_cmd_expire_partitions;   /* cmd_orphan.c */
 extern const cli_cmd cli_cmd_rollback;            /* cmd_orphan.c */
 
 /* ------------------------------------------------------------ arguments */

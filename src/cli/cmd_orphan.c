@@ -222,6 +222,81 @@ const cli_cmd cli_cmd_expire_snapshots = {
 	1, 1,
 };
 
+/* ----------------------------------------------------- expire-partitions */
+
+static int expire_parts_main(cli_ctx *ctx, int argc, char **argv)
+{
+	const char *pos[1], *exp = NULL, *fmt = NULL, *pat = NULL, *strat = NULL, *max = NULL;
+	size_t npos, n = 0, i;
+	int dry_run = 0, rc = 0;
+	char **parts = NULL;
+	paimon_table *t = NULL;
+	paimon_options *o = NULL;
+	const cli_opt opts[] = {
+		{CLI_OPT_VALUE, 0, "expiration-time", "D",
+		 "drop partitions older than D, e.g. 7d, 12h (partition.expiration-time)", &exp, 0},
+		{CLI_OPT_VALUE, 0, "timestamp-formatter", "F", "how partition values read as times, e.g. yyyyMMdd",
+		 &fmt, 0},
+		{CLI_OPT_VALUE, 0, "timestamp-pattern", "P", "how values form a time, e.g. '$dt $hour:00:00'", &pat, 0},
+		{CLI_OPT_VALUE, 0, "expire-strategy", "S", "values-time (default) or update-time", &strat, 0},
+		{CLI_OPT_VALUE, 0, "max-expires", "N", "drop at most N partitions (100)", &max, 0},
+		{CLI_OPT_FLAG, 0, "dry-run", NULL, "list what would be dropped, drop nothing", &dry_run, 0},
+		{CLI_OPT_FLAG, 0, "json", NULL, "print {\"dryRun\", \"count\", \"files\": [partition specs]}", &ctx->json,
+		 0},
+		{0},
+	};
+	if ((rc = cli_parse(ctx, opts, argc, argv, pos, &npos)) != CLI_CONTINUE)
+		return rc;
+	if (paimon_options_new(&o) != 0)
+		return cli_oom();
+	rc = 0;
+	if (exp)
+		rc = paimon_options_set(o, "partition.expiration-time", exp);
+	if (!rc && fmt)
+		rc = paimon_options_set(o, "partition.timestamp-formatter", fmt);
+	if (!rc && pat)
+		rc = paimon_options_set(o, "partition.timestamp-pattern", pat);
+	if (!rc && strat)
+		rc = paimon_options_set(o, "partition.expiration-strategy", strat);
+	if (!rc && max)
+		rc = paimon_options_set(o, "partition.expiration-max-num", max);
+	if (rc) {
+		paimon_options_free(o);
+		return cli_fail();
+	}
+	if ((rc = cli_open_table(ctx, pos[0], &t)) != CLI_CONTINUE) {
+		paimon_options_free(o);
+		return rc;
+	}
+	rc = paimon_table_expire_partitions(t, o, dry_run, &parts, &n);
+	paimon_options_free(o);
+	paimon_table_free(t);
+	if (rc < 0)
+		return cli_fail();
+	if (ctx->json) {
+		rc = print_report(dry_run, NULL, 0, parts, n, 0, 0);
+	} else {
+		for (i = 0; i < n; i++)
+			printf("%s\n", parts[i]);
+		printf("%s %zu partition%s\n", dry_run ? "Would expire" : "Expired", n, n == 1 ? "" : "s");
+		rc = CLI_EXIT_OK;
+	}
+	paimon_string_list_free(parts, n);
+	return rc;
+}
+
+const cli_cmd cli_cmd_expire_partitions = {
+	"expire-partitions", expire_parts_main,
+	"DB.TABLE [--expiration-time D] [--timestamp-formatter F] [--timestamp-pattern P] [--expire-strategy S] "
+	"[--max-expires N] [--dry-run] [--json]",
+	"Drop old partitions (Java Paimon's expire_partitions).",
+	"A partition's time comes from its values (--timestamp-pattern with $key placeholders, parsed by\n"
+	"--timestamp-formatter; without one as yyyy-MM-dd[ HH:mm:ss]) or, with --expire-strategy\n"
+	"update-time, from its newest file. Partitions older than --expiration-time are dropped in one\n"
+	"OVERWRITE snapshot. Unset flags take the table's partition.* options.\n",
+	1, 1,
+};
+
 /* --------------------------------------------------------------- compact */
 
 static void compact_progress(void *ctx, int64_t done, int64_t total)

@@ -36,7 +36,7 @@ static const cli_cmd cmd_snapshots = {
 
 /* Commands without a group. */
 static const cli_cmd *const direct_cmds[] = {&cli_cmd_write, &cli_cmd_update, &cli_cmd_read, &cli_cmd_files,
-					      &cmd_snapshots, &cli_cmd_remove_orphan_files, &cli_cmd_expire_snapshots, &cli_cmd_compact, &cli_cmd_rollback, &cli_cmd_search};
+					      &cmd_snapshots, &cli_cmd_remove_orphan_files, &cli_cmd_expire_snapshots, &cli_cmd_expire_partitions, &cli_cmd_compact, &cli_cmd_rollback, &cli_cmd_search};
 #define NDIRECT (sizeof direct_cmds / sizeof direct_cmds[0])
 
 static const cli_cmd *find_direct(const char *name)

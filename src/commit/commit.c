@@ -334,6 +334,8 @@ struct pm_table_committer {
 	int overwrite;             /* the next commit is an OVERWRITE */
 	int truncate;              /* ... of the whole table, whatever the mode */
 	pm_strmap overwrite_spec;  /* static partition spec (possibly partial; empty = none) */
+	const pm_bytes *drop;      /* drop_partitions: the exact partitions replaced (borrowed) */
+	size_t n_drop;
 
 	pm_commit_stats stats;
 };
@@ -629,6 +631,25 @@ int pm_table_committer_set_overwrite(pm_table_committer *c, const pm_strmap *par
 	}
 	c->overwrite = 1;
 	return 0;
+}
+
+int pm_table_committer_drop_partitions(pm_table_committer *c, const pm_bytes *parts, size_t n, int64_t identifier,
+				       int64_t *snapshot_id)
+{
+	int rc;
+	clear_overwrite(c);
+	if (snapshot_id)
+		*snapshot_id = -1;
+	if (!n)
+		return 0;
+	c->overwrite = 1;
+	c->drop = parts;
+	c->n_drop = n;
+	rc = pm_table_committer_commit(c, NULL, 0, identifier, snapshot_id);
+	c->drop = NULL;
+	c->n_drop = 0;
+	clear_overwrite(c);
+	return rc;
 }
 
 int pm_table_committer_truncate(pm_table_committer *c, int64_t identifier, int64_t *snapshot_id)
@@ -2196,7 +2217,16 @@ int pm_table_committer_commit_batch(pm_table_committer *c, const pm_commit_batch
 		 * partitions of the new files are replaced (no new files: nothing
 		 * happens); otherwise the static spec (possibly partial; none = the
 		 * whole table) is replaced and every new file must lie inside it. */
-		if (!c->truncate && c->pi.n > 0 && c->dynamic_overwrite) {
+		if (c->n_drop) {
+			/* dropPartitions: exactly these partitions */
+			if ((rc = part_filter_init(&ow, &c->pi, c->n_drop)))
+				goto out;
+			for (i = 0; i < c->n_drop && !rc; i++)
+				rc = part_filter_add(&ow, c->drop[i].p, c->drop[i].n);
+			if (rc)
+				goto out;
+			static_check = &ow;
+		} else if (!c->truncate && c->pi.n > 0 && c->dynamic_overwrite) {
 			if (n == 0 && b->n_index == 0) {
 				c->stats.overwrite_skipped = 1;
 				goto out;

@@ -157,6 +157,14 @@ const pm_table_schema *pm_table_committer_schema(const pm_table_committer *c);
  */
 int pm_table_committer_set_overwrite(pm_table_committer *c, const pm_strmap *partition);
 /*
+ * Java FileStoreCommit.dropPartitions: one OVERWRITE snapshot deleting every
+ * live file (and index file) of exactly the serialized partitions
+ * parts[0..n) (borrowed); committed even when none of them holds a file.
+ * n == 0: nothing (snapshot -1).
+ */
+int pm_table_committer_drop_partitions(pm_table_committer *c, const pm_bytes *parts, size_t n, int64_t identifier,
+				       int64_t *snapshot_id);
+/*
  * TRUNCATE TABLE (Java truncateTable / pypaimon truncate_table): an
  * OVERWRITE snapshot deleting every live file, whatever the overwrite
  * mode; committed even for an empty table (as Java). Clears a pending

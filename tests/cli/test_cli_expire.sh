@@ -237,5 +237,20 @@ fail_run 1 "already exists" -- branch create db.c dev
 fail_run 2 "exclude" -- branch create db.c z --tag t --snapshot 1
 fail_run 1 "branch 'zz'" -- read 'db.c$branch_zz'
 
+# expire-partitions
+ok_run table create db.pe --columns "id INT, dt STRING" --partition-keys dt
+printf 'id,dt\n1,20240101\n2,20240102\n3,20991231\n4,bad\n' >"$T/pe.csv"
+ok_run write db.pe "$T/pe.csv"
+ok_run expire-partitions db.pe --expiration-time 7d --timestamp-formatter yyyyMMdd --dry-run
+out_has "Would expire 2 partitions"
+out_has "dt=20240101"
+ok_run expire-partitions db.pe --expiration-time 7d --timestamp-formatter yyyyMMdd --max-expires 1 --json
+json_ok 'd["count"] == 1 and d["files"] == ["dt=20240101"] and d["dryRun"] is False'
+"$P" read db.pe --format csv | LC_ALL=C sort >"$T/pe_after"
+printf 'id,dt\n2,20240102\n3,20991231\n4,bad\n' | LC_ALL=C sort >"$T/pe_want"
+same "$T/pe_want" "$T/pe_after"
+fail_run 1 "partition.expiration-time" -- expire-partitions db.pe
+fail_run 1 "partition.expiration-strategy" -- expire-partitions db.pe --expiration-time 1d --expire-strategy x
+
 echo "cli expire: $PASSES passed, $FAILS failed"
 [ "$FAILS" -eq 0 ]

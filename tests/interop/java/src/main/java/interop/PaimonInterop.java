@@ -297,6 +297,39 @@ public final class PaimonInterop {
                     System.out.println("{\"expired\":" + n + ",\"millis\":" + ms + "}");
                 }
                 break;
+            case "expire-partitions":
+                // expire-partitions W db.t [K=V...]: the table copied with the options (and a check
+                // interval of 0), store().newPartitionExpire(user, table).expire(Long.MAX_VALUE);
+                // prints the expired partition specs, one per line
+                if (a.length < 3) {
+                    throw new UsageException("expire-partitions expects: expire-partitions W db.t [K=V...]");
+                }
+                try (Catalog c = catalog(a[1])) {
+                    java.util.Map<String, String> dyn = new java.util.HashMap<>();
+                    for (int i = 3; i < a.length; i++) {
+                        int eq = a[i].indexOf('=');
+                        dyn.put(a[i].substring(0, eq), a[i].substring(eq + 1));
+                    }
+                    dyn.put("partition.expiration-check-interval", "0 s");
+                    org.apache.paimon.table.FileStoreTable t =
+                            ((org.apache.paimon.table.FileStoreTable) c.getTable(ident(a[2]))).copy(dyn);
+                    org.apache.paimon.operation.PartitionExpire pe =
+                            t.store().newPartitionExpire(java.util.UUID.randomUUID().toString(), t);
+                    java.util.List<java.util.Map<String, String>> done = pe.expire(Long.MAX_VALUE);
+                    if (done != null) {
+                        for (java.util.Map<String, String> m : done) {
+                            StringBuilder sb = new StringBuilder();
+                            for (java.util.Map.Entry<String, String> e : m.entrySet()) {
+                                if (sb.length() > 0) {
+                                    sb.append('/');
+                                }
+                                sb.append(e.getKey()).append('=').append(e.getValue());
+                            }
+                            out.println(sb);
+                        }
+                    }
+                }
+                break;
             case "create-branch":
                 if (a.length < 4 || a.length > 5) {
                     throw new UsageException("create-branch expects: create-branch W db.t NAME [TAG]");
