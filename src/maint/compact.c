@@ -505,6 +505,49 @@ out:
 
 /* ------------------------------------------------------------ rewrite */
 
+typedef int (*batch_sink)(void *ctx, const struct ArrowArray *a, const struct ArrowSchema *s);
+
+static int write_table(void *ctx, const struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	return pm_table_writer_write(ctx, a, s);
+}
+
+static int write_file(void *ctx, const struct ArrowArray *a, const struct ArrowSchema *s)
+{
+	return pm_table_writer_file_write(ctx, a, s);
+}
+
+/* Every batch of st into sink; *rows counts them. */
+static int drain(struct ArrowArrayStream *st, batch_sink sink, void *ctx, int64_t *rows)
+{
+	struct ArrowSchema sch;
+	int rc = 0;
+	memset(&sch, 0, sizeof sch);
+	if (st->get_schema(st, &sch))
+		return pm_err(PAIMON_EIO, "compact: reading the schema of the inputs failed");
+	for (;;) {
+		struct ArrowArray a;
+		memset(&a, 0, sizeof a);
+		if (st->get_next(st, &a)) {
+			char msg[1024];
+			const char *m = st->get_last_error(st);
+			int code = pm_err_code() ? pm_err_code() : PAIMON_EIO;
+			snprintf(msg, sizeof msg, "%s", m ? m : "read failed");
+			rc = pm_err(code, "compact: %s", msg);
+			break;
+		}
+		if (!a.release)
+			break;
+		rc = a.length ? sink(ctx, &a, &sch) : 0;
+		*rows += a.length;
+		a.release(&a);
+		if (rc)
+			break;
+	}
+	sch.release(&sch);
+	return rc;
+}
+
 /* A data-evolution task: the merged rows of its groups (non-dedicated
  * columns) into one file from first_row_id on (Java 1.4.2
  * DataEvolutionCompactTask.doCompact: file source as written, sequence
@@ -515,7 +558,6 @@ static int rewrite_de(job *j, task *t)
 	const pm_split *spp = &sp;
 	pm_read_spec rs;
 	struct ArrowArrayStream st;
-	struct ArrowSchema sch;
 	pm_table_writer *w = NULL;
 	pm_table_writer_file *wf = NULL;
 	pm_strlist cols = {0};
@@ -524,7 +566,6 @@ static int rewrite_de(job *j, task *t)
 	int rc;
 
 	memset(&st, 0, sizeof st);
-	memset(&sch, 0, sizeof sch);
 	if ((rc = pm_table_writer_new(j->io, j->table_path, j->s, j->wopts, &w)))
 		return rc;
 	for (i = 0; i < j->s->nfields && !rc; i++)
@@ -568,29 +609,8 @@ static int rewrite_de(job *j, task *t)
 	if ((rc = pm_table_writer_file_open(w, t->in[0]->partition.p, t->in[0]->partition.n, t->in[0]->bucket,
 					    t->first_row_id, &wf)))
 		goto out;
-	if (st.get_schema(&st, &sch)) {
-		rc = pm_err(PAIMON_EIO, "compact: reading the schema of the inputs failed");
+	if ((rc = drain(&st, write_file, wf, &t->rows)))
 		goto out;
-	}
-	for (;;) {
-		struct ArrowArray a;
-		memset(&a, 0, sizeof a);
-		if (st.get_next(&st, &a)) {
-			char msg[1024];
-			const char *m = st.get_last_error(&st);
-			int code = pm_err_code() ? pm_err_code() : PAIMON_EIO;
-			snprintf(msg, sizeof msg, "%s", m ? m : "read failed");
-			rc = pm_err(code, "compact: %s", msg);
-			goto out;
-		}
-		if (!a.release)
-			break;
-		rc = a.length ? pm_table_writer_file_write(wf, &a, &sch) : 0;
-		t->rows += a.length;
-		a.release(&a);
-		if (rc)
-			goto out;
-	}
 	if (t->rows != t->de_rows) {
 		rc = pm_err(PAIMON_ECORRUPT, "compact: the row-id groups from %lld of table '%s' hold %lld rows, "
 			    "%lld were read", (long long)t->first_row_id, j->table_path, (long long)t->de_rows,
@@ -608,8 +628,6 @@ static int rewrite_de(job *j, task *t)
 	t->out.items[0].file.max_sequence_number = max_seq;
 	t->out.items[0].total_buckets = t->in[0]->total_buckets;
 out:
-	if (sch.release)
-		sch.release(&sch);
 	if (st.release)
 		st.release(&st);
 	pm_table_writer_file_free(wf);
@@ -624,7 +642,6 @@ static int rewrite(job *j, task *t)
 	const pm_split *spp = &sp;
 	pm_read_spec rs;
 	struct ArrowArrayStream st;
-	struct ArrowSchema sch;
 	pm_table_writer *w = NULL;
 	size_t i;
 	int64_t seq;
@@ -632,7 +649,6 @@ static int rewrite(job *j, task *t)
 
 	memset(&sp, 0, sizeof sp);
 	memset(&st, 0, sizeof st);
-	memset(&sch, 0, sizeof sch);
 	sp.snapshot_id = j->snapshot_id;
 	sp.kind = PM_SPLIT_APPEND;
 	sp.partition = t->in[0]->partition; /* borrowed: sp is not freed */
@@ -659,29 +675,8 @@ static int rewrite(job *j, task *t)
 	if ((rc = pm_table_writer_new(j->io, j->table_path, j->s, j->wopts, &w)) ||
 	    (rc = pm_table_writer_set_target(w, t->in[0]->partition.p, t->in[0]->partition.n, t->in[0]->bucket)))
 		goto out;
-	if (st.get_schema(&st, &sch)) {
-		rc = pm_err(PAIMON_EIO, "compact: reading the schema of the inputs failed");
+	if ((rc = drain(&st, write_table, w, &t->rows)))
 		goto out;
-	}
-	for (;;) {
-		struct ArrowArray a;
-		memset(&a, 0, sizeof a);
-		if (st.get_next(&st, &a)) {
-			char msg[1024];
-			const char *m = st.get_last_error(&st);
-			int code = pm_err_code() ? pm_err_code() : PAIMON_EIO;
-			snprintf(msg, sizeof msg, "%s", m ? m : "read failed");
-			rc = pm_err(code, "compact: %s", msg);
-			goto out;
-		}
-		if (!a.release)
-			break;
-		rc = a.length ? pm_table_writer_write(w, &a, &sch) : 0;
-		t->rows += a.length;
-		a.release(&a);
-		if (rc)
-			goto out;
-	}
 	if ((rc = pm_table_writer_prepare_commit(w, &t->out)))
 		goto out;
 	/* Java compactRewrite: file source COMPACT, one sequence counter from
@@ -697,8 +692,6 @@ static int rewrite(job *j, task *t)
 		t->out.items[i].total_buckets = t->in[0]->total_buckets;
 	}
 out:
-	if (sch.release)
-		sch.release(&sch);
 	if (st.release)
 		st.release(&st);
 	pm_table_writer_free(w);

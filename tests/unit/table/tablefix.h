@@ -20,13 +20,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static paimon_table *make_table(const char *dir)
+/* make_table with table options kv[0..2n) (key, value pairs). */
+static paimon_table *make_table_with(const char *dir, const char *const *kv, size_t n)
 {
 	paimon_options *o;
 	paimon_catalog *c = NULL;
 	paimon_schema_spec *s = NULL;
 	paimon_table *t = NULL;
 	const char *part = "dt";
+	size_t i;
 	CHECK_OK(paimon_options_new(&o));
 	CHECK_OK(paimon_options_set(o, "warehouse", dir));
 	CHECK_OK(paimon_catalog_open(&c, o));
@@ -35,11 +37,18 @@ static paimon_table *make_table(const char *dir)
 	CHECK_OK(paimon_schema_spec_new(&s));
 	CHECK_OK(paimon_schema_spec_add_columns(s, "id INT, name STRING, dt STRING"));
 	CHECK_OK(paimon_schema_spec_set_partition_keys(s, &part, 1));
+	for (i = 0; i < n; i++)
+		CHECK_OK(paimon_schema_spec_set_option(s, kv[2 * i], kv[2 * i + 1]));
 	CHECK_OK(paimon_catalog_create_table(c, "db.t", s, 0));
 	CHECK_OK(paimon_catalog_get_table(c, "db.t", &t));
 	paimon_schema_spec_free(s);
 	paimon_catalog_free(c);
 	return t;
+}
+
+static paimon_table *make_table(const char *dir)
+{
+	return make_table_with(dir, NULL, 0);
 }
 
 /* n rows, id = start + i, dt = "p<id % nparts>" (nparts 0: all "p0"). */

@@ -62,26 +62,8 @@ static int64_t g_rows, g_sum;
 
 static paimon_table *make_de_table(const char *dir)
 {
-	paimon_options *o;
-	paimon_catalog *c = NULL;
-	paimon_schema_spec *s = NULL;
-	paimon_table *t = NULL;
-	const char *part = "dt";
-	CHECK_OK(paimon_options_new(&o));
-	CHECK_OK(paimon_options_set(o, "warehouse", dir));
-	CHECK_OK(paimon_catalog_open(&c, o));
-	paimon_options_free(o);
-	CHECK_OK(paimon_catalog_create_database(c, "db", 1));
-	CHECK_OK(paimon_schema_spec_new(&s));
-	CHECK_OK(paimon_schema_spec_add_columns(s, "id INT, name STRING, dt STRING"));
-	CHECK_OK(paimon_schema_spec_set_partition_keys(s, &part, 1));
-	CHECK_OK(paimon_schema_spec_set_option(s, "row-tracking.enabled", "true"));
-	CHECK_OK(paimon_schema_spec_set_option(s, "data-evolution.enabled", "true"));
-	CHECK_OK(paimon_catalog_create_table(c, "db.t", s, 0));
-	CHECK_OK(paimon_catalog_get_table(c, "db.t", &t));
-	paimon_schema_spec_free(s);
-	paimon_catalog_free(c);
-	return t;
+	static const char *const de[] = {"row-tracking.enabled", "true", "data-evolution.enabled", "true"};
+	return make_table_with(dir, de, 2);
 }
 
 static const char *base(void)
