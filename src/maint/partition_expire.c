@@ -226,6 +226,11 @@ static int parse_pattern(const char *pat, const char *s, dt *t)
 	return t->has_date ? 0 : -1;
 }
 
+/* Years beyond this do not fit epoch millis in 64 bits: such partitions
+ * are taken as not parsing (Java would place them in the far past or
+ * future). */
+#define MAX_ABS_YEAR 200000000LL
+
 static int64_t to_ms(const dt *t)
 {
 	/* days from civil (proleptic Gregorian) */
@@ -287,11 +292,13 @@ int pm_partition_time(const char *pattern, const char *formatter, const char *co
 			}
 		}
 	}
-	if (formatter) {
+	if ((formatter ? parse_pattern(formatter, pm_buf_cstr(&b), &t) : parse_default(pm_buf_cstr(&b), &t)) ||
+	    t.year > MAX_ABS_YEAR || t.year < -MAX_ABS_YEAR) {
+		/* does not parse */
+	} else if (formatter) {
 		/* DateTimeFormatter.ofPattern: ResolverStyle.SMART (a day past the
 		 * month's end is its last day; other fields must be in range) */
-		if (!parse_pattern(formatter, pm_buf_cstr(&b), &t) && t.month >= 1 && t.month <= 12 && t.day >= 1 &&
-		    t.day <= 31) {
+		if (t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31) {
 			if (t.day > days_in(t.year, t.month))
 				t.day = days_in(t.year, t.month);
 			if (!t.has_time)
@@ -301,7 +308,7 @@ int pm_partition_time(const char *pattern, const char *formatter, const char *co
 				rc = 0;
 			}
 		}
-	} else if (!parse_default(pm_buf_cstr(&b), &t)) {
+	} else {
 		/* Java's default formatters are LENIENT: fields roll over
 		 * (month 13 is January of the next year) */
 		long long m0 = t.month - 1;
