@@ -88,11 +88,8 @@ static int compact(paimon_table *t, const paimon_predicate *partition_filter, co
 		 * there does not undo the compaction */
 		if (r.snapshot_id >= 0) {
 			pm_table_schema *ms = NULL;
-			if (!pm_schema_copy(t->schema->schema, &ms)) {
-				for (i = 0; i < wopts.len; i++)
-					pm_strmap_set(&ms->options, wopts.keys[i], wopts.vals[i]);
+			if (!pm_schema_copy_with(t->schema->schema, &wopts, &ms))
 				pm_api_maintain(t->io, t->path, ms, INT64_MAX);
-			}
 			pm_schema_free(ms);
 		}
 	}

@@ -373,7 +373,6 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 			   const pm_strmap *opts, pm_table_committer **out)
 {
 	pm_table_committer *c;
-	size_t i;
 	long long x;
 	const char *v;
 	int rc;
@@ -391,12 +390,8 @@ int pm_table_committer_new(pm_fileio *io, const char *table_path, const pm_table
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
-	if ((rc = pm_schema_copy(s, &c->schema)))
+	if ((rc = pm_schema_copy_with(s, opts, &c->schema)))
 		goto fail;
-	if (opts)
-		for (i = 0; i < opts->len; i++)
-			if ((rc = pm_strmap_set(&c->schema->options, opts->keys[i], opts->vals[i])))
-				goto fail;
 	if ((rc = pm_partition_info_init(&c->pi, c->schema)))
 		goto fail;
 	c->has_pi = 1;

@@ -548,15 +548,47 @@ static int drain(struct ArrowArrayStream *st, batch_sink sink, void *ctx, int64_
 	return rc;
 }
 
+/* A read of the task's input files as one split of `kind` (entries:
+ * shallow copies of the inputs, in task order) into *st; projection NULL:
+ * every column. */
+static int open_task_stream(job *j, const task *t, int kind, int64_t row_count, const pm_strlist *projection,
+			    int ignore_dvs, struct ArrowArrayStream *st)
+{
+	pm_split sp;
+	const pm_split *spp = &sp;
+	pm_read_spec rs;
+	size_t i;
+	int rc;
+	memset(&sp, 0, sizeof sp);
+	sp.snapshot_id = j->snapshot_id;
+	sp.kind = kind;
+	sp.partition = t->in[0]->partition; /* borrowed: sp is not freed */
+	sp.bucket = t->in[0]->bucket;
+	sp.row_count = row_count;
+	if (!(sp.entries.items = pm_malloc(t->n_in * sizeof *sp.entries.items)))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < t->n_in; i++)
+		sp.entries.items[i] = *t->in[i];
+	sp.entries.len = sp.entries.cap = t->n_in;
+	memset(&rs, 0, sizeof rs);
+	rs.io = j->io;
+	rs.table_path = j->table_path;
+	rs.schema = j->s;
+	rs.projection = projection;
+	rs.limit = -1;
+	rs.options = &j->s->options;
+	rs.ignore_deletion_vectors = ignore_dvs;
+	rc = pm_read_stream(&rs, &spp, 1, st);
+	pm_free(sp.entries.items);
+	return rc;
+}
+
 /* A data-evolution task: the merged rows of its groups (non-dedicated
  * columns) into one file from first_row_id on (Java 1.4.2
  * DataEvolutionCompactTask.doCompact: file source as written, sequence
  * numbers the inputs' min and max). */
 static int rewrite_de(job *j, task *t)
 {
-	pm_split sp;
-	const pm_split *spp = &sp;
-	pm_read_spec rs;
 	struct ArrowArrayStream st;
 	pm_table_writer *w = NULL;
 	pm_table_writer_file *wf = NULL;
@@ -576,35 +608,13 @@ static int rewrite_de(job *j, task *t)
 	if (cols.len < j->s->nfields && (rc = pm_table_writer_set_write_cols_ex(w, &cols, 0)))
 		goto out;
 
-	memset(&sp, 0, sizeof sp);
-	sp.snapshot_id = j->snapshot_id;
-	sp.kind = PM_SPLIT_DATA_EVOLUTION;
-	sp.partition = t->in[0]->partition;
-	sp.bucket = t->in[0]->bucket;
-	sp.row_count = t->de_rows;
-	if (!(sp.entries.items = pm_malloc(t->n_in * sizeof *sp.entries.items))) {
-		rc = PAIMON_ENOMEM;
-		goto out;
-	}
 	for (i = 0; i < t->n_in; i++) {
-		sp.entries.items[i] = *t->in[i];
 		if (t->in[i]->file.min_sequence_number < min_seq)
 			min_seq = t->in[i]->file.min_sequence_number;
 		if (t->in[i]->file.max_sequence_number > max_seq)
 			max_seq = t->in[i]->file.max_sequence_number;
 	}
-	sp.entries.len = sp.entries.cap = t->n_in;
-	memset(&rs, 0, sizeof rs);
-	rs.io = j->io;
-	rs.table_path = j->table_path;
-	rs.schema = j->s;
-	rs.projection = &cols;
-	rs.limit = -1;
-	rs.options = &j->s->options;
-	rs.ignore_deletion_vectors = 1;
-	rc = pm_read_stream(&rs, &spp, 1, &st);
-	pm_free(sp.entries.items);
-	if (rc)
+	if ((rc = open_task_stream(j, t, PM_SPLIT_DATA_EVOLUTION, t->de_rows, &cols, 1, &st)))
 		goto out;
 	if ((rc = pm_table_writer_file_open(w, t->in[0]->partition.p, t->in[0]->partition.n, t->in[0]->bucket,
 					    t->first_row_id, &wf)))
@@ -638,39 +648,16 @@ out:
 
 static int rewrite(job *j, task *t)
 {
-	pm_split sp;
-	const pm_split *spp = &sp;
-	pm_read_spec rs;
 	struct ArrowArrayStream st;
 	pm_table_writer *w = NULL;
 	size_t i;
-	int64_t seq;
+	int64_t seq, rows = 0;
 	int rc;
 
-	memset(&sp, 0, sizeof sp);
 	memset(&st, 0, sizeof st);
-	sp.snapshot_id = j->snapshot_id;
-	sp.kind = PM_SPLIT_APPEND;
-	sp.partition = t->in[0]->partition; /* borrowed: sp is not freed */
-	sp.bucket = t->in[0]->bucket;
 	for (i = 0; i < t->n_in; i++)
-		sp.row_count += t->in[i]->file.row_count;
-	/* the split's entries: shallow copies of the inputs, in task order */
-	if (!(sp.entries.items = pm_malloc(t->n_in * sizeof *sp.entries.items)))
-		return PAIMON_ENOMEM;
-	for (i = 0; i < t->n_in; i++)
-		sp.entries.items[i] = *t->in[i];
-	sp.entries.len = sp.entries.cap = t->n_in;
-
-	memset(&rs, 0, sizeof rs);
-	rs.io = j->io;
-	rs.table_path = j->table_path;
-	rs.schema = j->s;
-	rs.limit = -1;
-	rs.options = &j->s->options;
-	rc = pm_read_stream(&rs, &spp, 1, &st);
-	pm_free(sp.entries.items);
-	if (rc)
+		rows += t->in[i]->file.row_count;
+	if ((rc = open_task_stream(j, t, PM_SPLIT_APPEND, rows, NULL, 0, &st)))
 		return rc;
 	if ((rc = pm_table_writer_new(j->io, j->table_path, j->s, j->wopts, &w)) ||
 	    (rc = pm_table_writer_set_target(w, t->in[0]->partition.p, t->in[0]->partition.n, t->in[0]->bucket)))
@@ -777,11 +764,8 @@ int pm_table_compact(pm_fileio *io, const char *table_path, const pm_table_schem
 	j.table_path = table_path;
 	j.wopts = j.o->options;
 	/* the schema with the overrides merged in */
-	if ((rc = pm_schema_copy(s0, &s)))
+	if ((rc = pm_schema_copy_with(s0, j.wopts, &s)))
 		return rc;
-	for (i = 0; j.wopts && i < j.wopts->len; i++)
-		if ((rc = pm_strmap_set(&s->options, j.wopts->keys[i], j.wopts->vals[i])))
-			goto out;
 	j.s = s;
 	if ((rc = check_table(&j)) || (rc = read_cfg(&j, &c)))
 		goto out;

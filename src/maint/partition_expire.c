@@ -331,9 +331,9 @@ int pm_partition_time(const char *pattern, const char *formatter, const char *co
 
 /* ------------------------------------------------------------ expire */
 
+/* An expired partition. */
 typedef struct part {
 	const pm_bytes *p;
-	int64_t last_creation;       /* local millis, INT64_MIN unknown */
 	char *sort_key;              /* values joined by \x01 */
 	char *display;               /* k=v/k2=v2 */
 } part;
@@ -352,6 +352,7 @@ int pm_table_expire_partitions(pm_fileio *io, const char *table_path, const pm_t
 	pm_snapshot *snap = NULL;
 	pm_manifest_entry_list live = {0};
 	pm_binrow_datum *vals = NULL;
+	pm_partition_agg *a = NULL;
 	part *v = NULL;
 	size_t np = 0, nexp = 0, i, k;
 	pm_bytes *drop = NULL;
@@ -365,11 +366,9 @@ int pm_table_expire_partitions(pm_fileio *io, const char *table_path, const pm_t
 	if (!cfg->enabled)
 		return 0;
 	cutoff = now_local_ms - cfg->expiration_ms;
-	if ((rc = pm_schema_copy(s0, &s)))
+	if ((rc = pm_schema_copy_with(s0, commit_opts, &s)))
 		return rc;
-	for (i = 0; commit_opts && i < commit_opts->len && !rc; i++)
-		rc = pm_strmap_set(&s->options, commit_opts->keys[i], commit_opts->vals[i]);
-	if (rc || (rc = pm_partition_info_init(&pi, s)))
+	if ((rc = pm_partition_info_init(&pi, s)))
 		goto out;
 	has_pi = 1;
 	if (!pi.n)
@@ -380,32 +379,18 @@ int pm_table_expire_partitions(pm_fileio *io, const char *table_path, const pm_t
 	    (rc = pm_manifest_read_all(io, table_path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
 				       &live)))
 		goto out;
-	if (!(v = pm_calloc(live.len + 1, sizeof *v)) || !(vals = pm_calloc(pi.n, sizeof *vals)) ||
+	if ((rc = pm_partition_aggregate(&live, &a, &np)))
+		goto out;
+	if (!(v = pm_calloc(np + 1, sizeof *v)) || !(vals = pm_calloc(pi.n, sizeof *vals)) ||
 	    !(texts = pm_calloc(pi.n, sizeof *texts))) {
 		rc = PAIMON_ENOMEM;
 		goto out;
-	}
-	for (i = 0; i < live.len; i++) {
-		const pm_manifest_entry *e = &live.items[i];
-		size_t j;
-		if (e->kind != PM_FILE_KIND_ADD)
-			continue;
-		for (j = 0; j < np; j++)
-			if (v[j].p->n == e->partition.n && !memcmp(v[j].p->p, e->partition.p, e->partition.n))
-				break;
-		if (j == np) {
-			v[np].p = &e->partition;
-			v[np].last_creation = INT64_MIN;
-			np++;
-		}
-		if (e->file.has_creation_time && e->file.creation_time > v[j].last_creation)
-			v[j].last_creation = e->file.creation_time;
 	}
 	for (i = 0; i < np && !rc; i++) {
 		pm_buf key = PM_BUF_INIT, disp = PM_BUF_INIT;
 		int64_t t = 0;
 		int is_exp = 0;
-		if ((rc = pm_partition_decode(&pi, v[i].p->p, v[i].p->n, vals)))
+		if ((rc = pm_partition_decode(&pi, a[i].partition->p, a[i].partition->n, vals)))
 			break;
 		for (k = 0; k < pi.n && !rc; k++) {
 			pm_buf one = PM_BUF_INIT;
@@ -428,7 +413,7 @@ int pm_table_expire_partitions(pm_fileio *io, const char *table_path, const pm_t
 		}
 		if (!rc) {
 			if (cfg->update_time) {
-				is_exp = v[i].last_creation != INT64_MIN && v[i].last_creation < cutoff;
+				is_exp = a[i].last_creation != INT64_MIN && a[i].last_creation < cutoff;
 			} else {
 				int r = pm_partition_time(cfg->pattern, cfg->formatter, (const char *const *)pi.names,
 							  (const char *const *)texts, pi.n, &t);
@@ -441,7 +426,7 @@ int pm_table_expire_partitions(pm_fileio *io, const char *table_path, const pm_t
 			if (!(v[nexp].sort_key = pm_strdup(pm_buf_cstr(&key))) ||
 			    !(v[nexp].display = pm_strdup(pm_buf_cstr(&disp))))
 				rc = PAIMON_ENOMEM;
-			v[nexp].p = v[i].p;
+			v[nexp].p = a[i].partition;
 			nexp++;
 		}
 		pm_buf_dispose(&key);
@@ -479,6 +464,7 @@ out:
 		pm_free(v[i].sort_key);
 		pm_free(v[i].display);
 	}
+	pm_free(a);
 	for (k = 0; texts && has_pi && k < pi.n; k++)
 		pm_free(texts[k]);
 	pm_free(texts);

@@ -30,6 +30,19 @@ void pm_schema_free(pm_table_schema *s)
 	pm_free(s);
 }
 
+int pm_schema_copy_with(const pm_table_schema *src, const pm_strmap *overrides, pm_table_schema **out)
+{
+	size_t i;
+	int rc = pm_schema_copy(src, out);
+	for (i = 0; !rc && overrides && i < overrides->len; i++)
+		rc = pm_strmap_set(&(*out)->options, overrides->keys[i], overrides->vals[i]);
+	if (rc && *out) {
+		pm_schema_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
 int pm_schema_copy(const pm_table_schema *src, pm_table_schema **out)
 {
 	pm_table_schema *s = pm_calloc(1, sizeof *s);

@@ -54,6 +54,9 @@ int pm_schema_spec_parse_columns(const char *text, pm_schema_spec *out);
 
 void pm_schema_free(pm_table_schema *s);
 int pm_schema_copy(const pm_table_schema *src, pm_table_schema **out);
+/* A copy whose options are src's with overrides (may be NULL) set over
+ * them (the dynamic options of a writer, committer or maintenance run). */
+int pm_schema_copy_with(const pm_table_schema *src, const pm_strmap *overrides, pm_table_schema **out);
 /* 1 if equal in every attribute (options compared as unordered maps). */
 int pm_schema_equal(const pm_table_schema *a, const pm_table_schema *b);
 /* Index of the top-level field named name, or -1. */

@@ -1112,12 +1112,8 @@ int pm_table_writer_new(pm_fileio *io, const char *table_path, const pm_table_sc
 		rc = PAIMON_ENOMEM;
 		goto fail;
 	}
-	if ((rc = pm_schema_copy(s, &w->schema)))
+	if ((rc = pm_schema_copy_with(s, opts, &w->schema)))
 		goto fail;
-	if (opts)
-		for (i = 0; i < opts->len; i++)
-			if ((rc = pm_strmap_set(&w->schema->options, opts->keys[i], opts->vals[i])))
-				goto fail;
 	if ((rc = setup_options(w)))
 		goto fail;
 	if ((rc = pm_partition_info_init(&w->pi, w->schema)))
