@@ -450,11 +450,10 @@ static int gen_consumers(gen *g)
 	pm_file_list l = {0};
 	char *dir = pm_path_join(g->path, "consumer");
 	size_t i;
-	int rc, ex = 0;
+	int rc;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_exists(g->io, dir, &ex)) || !ex || (rc = pm_fileio_list(g->io, dir, &l)))
-		goto out;
+	rc = pm_fileio_list_optional(g->io, dir, &l);
 	for (i = 0; i < l.len && !rc; i++) {
 		const char *n = l.items[i].name;
 		int64_t next = 0;
@@ -466,7 +465,6 @@ static int gen_consumers(gen *g)
 		if (!(rc = row_begin(&g->r)) && !(rc = put_str(&g->r, n + 9)))
 			rc = put_i64(&g->r, next);
 	}
-out:
 	pm_file_list_dispose(&l);
 	pm_free(dir);
 	return rc;
@@ -477,11 +475,10 @@ static int gen_branches(gen *g)
 	pm_file_list l = {0};
 	char *dir = pm_path_join(g->path, "branch");
 	size_t i;
-	int rc, ex = 0;
+	int rc;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_exists(g->io, dir, &ex)) || !ex || (rc = pm_fileio_list(g->io, dir, &l)))
-		goto out;
+	rc = pm_fileio_list_optional(g->io, dir, &l);
 	for (i = 0; i < l.len && !rc; i++) {
 		const char *n = l.items[i].name;
 		if (!l.items[i].is_dir || strncmp(n, "branch-", 7) || !n[7])
@@ -489,7 +486,6 @@ static int gen_branches(gen *g)
 		if (!(rc = row_begin(&g->r)) && !(rc = put_str(&g->r, n + 7)))
 			rc = put_time(&g->r, l.items[i].mtime_ms);
 	}
-out:
 	pm_file_list_dispose(&l);
 	pm_free(dir);
 	return rc;
@@ -512,31 +508,40 @@ static int stat_text(const pm_type *t, const pm_binrow_datum *d, pm_buf *out)
 	return pm_datum_to_text(t, d, out);
 }
 
-static int stats_row(gen *g, const pm_table_schema *cur, const pm_table_schema *fs, const pm_data_file_meta *f, pm_buf *nulls, pm_buf *mins,
-		     pm_buf *maxs)
+/* The fields of s by name (Java's TreeMap), as indexes (pm_free). */
+static int name_order(const pm_table_schema *s, size_t **out)
+{
+	size_t *order = pm_calloc(s->nfields + 1, sizeof *order), i, k;
+	if (!(*out = order))
+		return PAIMON_ENOMEM;
+	for (i = 0; i < s->nfields; i++)
+		order[i] = i;
+	for (i = 1; i < s->nfields; i++)
+		for (k = i; k > 0 && strcmp(s->fields[order[k - 1]].name, s->fields[order[k]].name) > 0; k--) {
+			size_t t = order[k];
+			order[k] = order[k - 1];
+			order[k - 1] = t;
+		}
+	return 0;
+}
+
+/* The statistics texts of file f (written under fs) over the columns of
+ * cur in `order` (name_order). */
+static int stats_row(const pm_table_schema *cur, const size_t *order, const pm_table_schema *fs,
+		     const pm_data_file_meta *f, pm_buf *nulls, pm_buf *mins, pm_buf *maxs)
 {
 	pm_col_stats *cols = NULL;
-	size_t *order = NULL, i, k;
+	size_t i, k;
 	int rc;
-	(void)g;
 	pm_buf_clear(nulls);
 	pm_buf_clear(mins);
 	pm_buf_clear(maxs);
-	if (!(cols = pm_calloc(fs->nfields + 1, sizeof *cols)) || !(order = pm_calloc(cur->nfields + 1, sizeof *order))) {
+	if (!(cols = pm_calloc(fs->nfields + 1, sizeof *cols))) {
 		rc = PAIMON_ENOMEM;
 		goto out;
 	}
 	if ((rc = pm_stats_decode(fs, f, cols)))
 		goto out;
-	/* current columns by name (Java's TreeMap) */
-	for (i = 0; i < cur->nfields; i++)
-		order[i] = i;
-	for (i = 1; i < cur->nfields; i++)
-		for (k = i; k > 0 && strcmp(cur->fields[order[k - 1]].name, cur->fields[order[k]].name) > 0; k--) {
-			size_t t = order[k];
-			order[k] = order[k - 1];
-			order[k - 1] = t;
-		}
 	rc = pm_buf_append(nulls, "{", 1) || pm_buf_append(mins, "{", 1) || pm_buf_append(maxs, "{", 1);
 	for (i = 0; i < cur->nfields && !rc; i++) {
 		const pm_field *cf = &cur->fields[order[i]];
@@ -569,7 +574,6 @@ static int stats_row(gen *g, const pm_table_schema *cur, const pm_table_schema *
 		rc = pm_buf_append(nulls, "}", 1) || pm_buf_append(mins, "}", 1) || pm_buf_append(maxs, "}", 1);
 out:
 	pm_free(cols);
-	pm_free(order);
 	return rc;
 }
 
@@ -591,7 +595,7 @@ static int gen_files(gen *g)
 	pm_schema_cache sc;
 	pm_buf part = PM_BUF_INIT, path = PM_BUF_INIT, nulls = PM_BUF_INIT, mins = PM_BUF_INIT, maxs = PM_BUF_INIT;
 	const pm_table_schema *cur = g->base;
-	size_t i;
+	size_t i, *order = NULL;
 	int rc, sc_ok = 0;
 	if ((rc = which_snapshot(g, &snap)) || !snap)
 		goto out;
@@ -604,7 +608,8 @@ static int gen_files(gen *g)
 			pm_strmap_get(g->opts, "scan.timestamp-millis") || pm_strmap_get(g->opts, "scan.timestamp")) &&
 	    (rc = pm_schema_cache_get(&sc, snap->schema_id, &cur)))
 		goto out;
-	if ((rc = pm_manifest_read_all(g->io, g->path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
+	if ((rc = name_order(cur, &order)) ||
+	    (rc = pm_manifest_read_all(g->io, g->path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
 				       &live)))
 		goto out;
 	for (i = 0; i < live.len && !rc; i++) {
@@ -616,7 +621,7 @@ static int gen_files(gen *g)
 		if ((rc = pm_schema_cache_get(&sc, f->schema_id, &fs)) ||
 		    (rc = part_text(g, &e->partition, 1, &part)) ||
 		    (rc = pm_read_data_file_path(g->path, &g->base->options, &g->pi, e, PM_PART_JAVA, &path)) ||
-		    (rc = stats_row(g, cur, fs, f, &nulls, &mins, &maxs)))
+		    (rc = stats_row(cur, order, fs, f, &nulls, &mins, &maxs)))
 			break;
 		if (!(rc = row_begin(&g->r)) && !(rc = put_str(&g->r, pm_buf_cstr(&part))) &&
 		    !(rc = put_i64(&g->r, e->bucket)) && !(rc = put_str(&g->r, pm_buf_cstr(&path))) &&
@@ -636,6 +641,7 @@ static int gen_files(gen *g)
 out:
 	if (sc_ok)
 		pm_schema_cache_dispose(&sc);
+	pm_free(order);
 	pm_buf_dispose(&part);
 	pm_buf_dispose(&path);
 	pm_buf_dispose(&nulls);
@@ -695,48 +701,22 @@ static int gen_partitions(gen *g)
 	pm_snapshot *snap = NULL;
 	pm_manifest_entry_list live = {0};
 	pm_buf part = PM_BUF_INIT;
-	size_t i, j, np = 0;
-	struct agg {
-		const pm_bytes *p;
-		int64_t rows, bytes, files, last;
-	} *a = NULL;
+	pm_partition_agg *a = NULL;
+	size_t j, np = 0;
 	int rc;
 	if ((rc = which_snapshot(g, &snap)) || !snap)
 		goto out;
 	if ((rc = pm_manifest_read_all(g->io, g->path, snap->base_manifest_list, snap->delta_manifest_list, NULL,
-				       &live)))
+				       &live)) ||
+	    (rc = pm_partition_aggregate(&live, &a, &np)))
 		goto out;
-	if (live.len && !(a = pm_calloc(live.len, sizeof *a))) {
-		rc = PAIMON_ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < live.len; i++) {
-		const pm_manifest_entry *e = &live.items[i];
-		if (e->kind != PM_FILE_KIND_ADD)
-			continue;
-		for (j = 0; j < np; j++)
-			if (a[j].p->n == e->partition.n && !memcmp(a[j].p->p, e->partition.p, e->partition.n))
-				break;
-		if (j == np) {
-			a[np].p = &e->partition;
-			a[np].last = INT64_MIN;
-			np++;
-		}
-		/* blob / vector files hold no rows of their own (Java counts data files) */
-		if (!pm_file_is_blob(e->file.file_name) && !pm_file_is_vector(e->file.file_name))
-			a[j].rows += e->file.row_count;
-		a[j].bytes += e->file.file_size;
-		a[j].files++;
-		if (e->file.has_creation_time && e->file.creation_time > a[j].last)
-			a[j].last = e->file.creation_time;
-	}
 	for (j = 0; j < np && !rc; j++) {
-		if ((rc = part_text(g, a[j].p, 0, &part)))
+		if ((rc = part_text(g, a[j].partition, 0, &part)))
 			break;
 		if (!(rc = row_begin(&g->r)) && !(rc = g->pi.n ? put_str(&g->r, pm_buf_cstr(&part)) : put_str(&g->r, "")) &&
 		    !(rc = put_i64(&g->r, a[j].rows)) && !(rc = put_i64(&g->r, a[j].bytes)) &&
 		    !(rc = put_i64(&g->r, a[j].files)) &&
-		    !(rc = a[j].last == INT64_MIN ? put_null(&g->r) : put_i64(&g->r, a[j].last)) &&
+		    !(rc = a[j].last_creation == INT64_MIN ? put_null(&g->r) : put_i64(&g->r, a[j].last_creation)) &&
 		    !(rc = put_null(&g->r)) && !(rc = put_null(&g->r)) && !(rc = put_null(&g->r)))
 			rc = put_null(&g->r);
 	}

@@ -153,6 +153,8 @@ static inline int pm_fileio_stat(pm_fileio *io, const char *p, pm_file_status *s
 static inline int pm_fileio_write_overwrite(pm_fileio *io, const char *p, const void *d, size_t n) { return io->ops->write_overwrite(io, p, d, n); }
 static inline int pm_fileio_write_new_atomic(pm_fileio *io, const char *p, const void *d, size_t n) { return io->ops->write_new_atomic(io, p, d, n); }
 static inline int pm_fileio_list(pm_fileio *io, const char *d, pm_file_list *o) { return io->ops->list(io, d, o); }
+/* pm_fileio_list of a directory that may not exist: missing lists empty. */
+int pm_fileio_list_optional(pm_fileio *io, const char *dir, pm_file_list *out);
 static inline int pm_fileio_exists(pm_fileio *io, const char *p, int *e) { return io->ops->exists(io, p, e); }
 static inline int pm_fileio_mkdirs(pm_fileio *io, const char *d) { return io->ops->mkdirs(io, d); }
 static inline int pm_fileio_remove(pm_fileio *io, const char *p) { return io->ops->remove(io, p); }

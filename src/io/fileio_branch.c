@@ -219,15 +219,13 @@ int pm_list_branches(pm_fileio *io, const char *table_path, pm_strlist *out)
 	pm_file_list l = {0};
 	char *dir = pm_path_join(table_path, "branch");
 	size_t i;
-	int rc, ex = 0;
+	int rc;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	if ((rc = pm_fileio_exists(io, dir, &ex)) || !ex || (rc = pm_fileio_list(io, dir, &l)))
-		goto out;
+	rc = pm_fileio_list_optional(io, dir, &l);
 	for (i = 0; i < l.len && !rc; i++)
 		if (l.items[i].is_dir && !strncmp(l.items[i].name, "branch-", 7) && l.items[i].name[7])
 			rc = pm_strlist_push(out, l.items[i].name + 7);
-out:
 	pm_file_list_dispose(&l);
 	pm_free(dir);
 	return rc;

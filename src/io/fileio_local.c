@@ -71,6 +71,16 @@ void pm_file_list_dispose(pm_file_list *l)
 	l->len = l->cap = 0;
 }
 
+int pm_fileio_list_optional(pm_fileio *io, const char *dir, pm_file_list *out)
+{
+	int rc = pm_fileio_list(io, dir, out);
+	if (rc == PAIMON_ENOTFOUND) {
+		paimon_error_clear();
+		return 0;
+	}
+	return rc;
+}
+
 static int local_read_all(pm_fileio *io, const char *path, pm_buf *out)
 {
 	int fd, rc = 0;

@@ -1021,12 +1021,8 @@ int pm_consumer_min_next_snapshot(pm_fileio *io, const char *meta_path, int64_t 
 	*found = 0;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	rc = pm_fileio_list(io, dir, &l);
+	rc = pm_fileio_list_optional(io, dir, &l);
 	pm_free(dir);
-	if (rc == PAIMON_ENOTFOUND) {
-		paimon_error_clear();
-		return 0;
-	}
 	for (i = 0; i < l.len && !rc; i++) {
 		const char *name = l.items[i].name;
 		int64_t v = 0;
@@ -1053,11 +1049,7 @@ int pm_consumer_expire(pm_fileio *io, const char *meta_path, int64_t older_than_
 	int rc;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	rc = pm_fileio_list(io, dir, &l);
-	if (rc == PAIMON_ENOTFOUND) {
-		paimon_error_clear();
-		rc = 0;
-	}
+	rc = pm_fileio_list_optional(io, dir, &l);
 	for (i = 0; i < l.len && !rc; i++) {
 		if (l.items[i].is_dir || strncmp(l.items[i].name, CONSUMER_PREFIX, sizeof CONSUMER_PREFIX - 1) != 0 ||
 		    l.items[i].mtime_ms >= older_than_ms)

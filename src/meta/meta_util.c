@@ -53,12 +53,7 @@ int pm_meta_list_versioned(pm_fileio *io, const char *dir, const char *prefix, i
 	int rc;
 	*ids = NULL;
 	*count = 0;
-	rc = pm_fileio_list(io, dir, &l);
-	if (rc == PAIMON_ENOTFOUND) {
-		paimon_error_clear();
-		return 0;
-	}
-	if (rc)
+	if ((rc = pm_fileio_list_optional(io, dir, &l)))
 		return rc;
 	v = pm_malloc((l.len ? l.len : 1) * sizeof *v);
 	if (!v) {

@@ -115,12 +115,8 @@ int pm_tag_list(pm_fileio *io, const char *table_path, pm_strlist *names)
 	int rc;
 	if (!dir)
 		return PAIMON_ENOMEM;
-	rc = pm_fileio_list(io, dir, &l);
+	rc = pm_fileio_list_optional(io, dir, &l);
 	pm_free(dir);
-	if (rc == PAIMON_ENOTFOUND) {
-		paimon_error_clear();
-		return 0;
-	}
 	if (rc)
 		return rc;
 	for (i = 0; i < l.len && rc == 0; i++) {

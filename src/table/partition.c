@@ -1084,3 +1084,83 @@ int32_t pm_bucket_of_hash(int32_t hash, int32_t num_buckets)
 	r = (int64_t)hash % num_buckets;
 	return (int32_t)(r < 0 ? -r : r);
 }
+
+typedef struct agg_ref {
+	const pm_manifest_entry *e;
+	size_t order;                /* entry index: groups keep their first one */
+} agg_ref;
+
+static int cmp_partition(const pm_bytes *a, const pm_bytes *b)
+{
+	size_t n = a->n < b->n ? a->n : b->n;
+	int c = n ? memcmp(a->p, b->p, n) : 0;
+	return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+static int cmp_agg_ref(const void *x, const void *y)
+{
+	const agg_ref *a = x, *b = y;
+	int c = cmp_partition(&a->e->partition, &b->e->partition);
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+typedef struct agg_group {
+	pm_partition_agg a;
+	size_t first;                /* order of the partition's first entry */
+} agg_group;
+
+static int cmp_agg_group(const void *x, const void *y)
+{
+	const agg_group *a = x, *b = y;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+int pm_partition_aggregate(const pm_manifest_entry_list *live, pm_partition_agg **out, size_t *n)
+{
+	agg_ref *v;
+	agg_group *g = NULL;
+	pm_partition_agg *res = NULL;
+	size_t m = 0, ng = 0, i;
+	*out = NULL;
+	*n = 0;
+	if (!(v = pm_malloc((live->len + 1) * sizeof *v)) || !(g = pm_calloc(live->len + 1, sizeof *g)) ||
+	    !(res = pm_malloc((live->len + 1) * sizeof *res))) {
+		pm_free(v);
+		pm_free(g);
+		return PAIMON_ENOMEM;
+	}
+	for (i = 0; i < live->len; i++)
+		if (live->items[i].kind == PM_FILE_KIND_ADD) {
+			v[m].e = &live->items[i];
+			v[m].order = i;
+			m++;
+		}
+	/* entries by partition, then order: a partition's first entry starts its group */
+	qsort(v, m, sizeof *v, cmp_agg_ref);
+	for (i = 0; i < m; i++) {
+		const pm_data_file_meta *f = &v[i].e->file;
+		pm_partition_agg *a;
+		if (!i || cmp_partition(&v[i - 1].e->partition, &v[i].e->partition)) {
+			g[ng].a.partition = &v[i].e->partition;
+			g[ng].a.last_creation = INT64_MIN;
+			g[ng].first = v[i].order;
+			ng++;
+		}
+		a = &g[ng - 1].a;
+		if (!pm_file_is_blob(f->file_name) && !pm_file_is_vector(f->file_name))
+			a->rows += f->row_count;
+		a->bytes += f->file_size;
+		a->files++;
+		if (f->has_creation_time && f->creation_time > a->last_creation)
+			a->last_creation = f->creation_time;
+	}
+	/* partitions in order of first appearance */
+	qsort(g, ng, sizeof *g, cmp_agg_group);
+	for (i = 0; i < ng; i++)
+		res[i] = g[i].a;
+	pm_free(v);
+	pm_free(g);
+	*out = res;
+	*n = ng;
+	return 0;
+}

@@ -22,6 +22,7 @@
 
 #include "core/buf.h"
 #include "core/strs.h"
+#include "meta/manifest.h"
 #include "meta/schema.h"
 #include "types/binrow.h"
 #include "types/datatype.h"
@@ -67,6 +68,18 @@ int pm_partition_from_spec(const pm_partition_info *pi, const pm_strmap *spec, p
 /* Readable form "k1=v1, k2=v2" (canonical text, null as null) for messages
  * and listings. */
 int pm_partition_to_display(const pm_partition_info *pi, const uint8_t *p, size_t n, pm_buf *out);
+
+/* What a snapshot's live files hold per partition (Java PartitionEntry). */
+typedef struct pm_partition_agg {
+	const pm_bytes *partition;   /* borrowed from the entries */
+	int64_t rows;                /* rows of the data files (.blob / .vector.* files hold none of their own) */
+	int64_t bytes, files;        /* every file */
+	int64_t last_creation;       /* newest file creation time (local millis); INT64_MIN: none known */
+} pm_partition_agg;
+
+/* The ADD entries of live grouped by partition, partitions in order of
+ * first appearance; *out (pm_free) borrows from live. */
+int pm_partition_aggregate(const pm_manifest_entry_list *live, pm_partition_agg **out, size_t *n);
 
 /* escapePathName / unescapePathName (Java PartitionPathUtils). */
 int pm_partition_escape(const char *s, size_t n, pm_buf *out);
