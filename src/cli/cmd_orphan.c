@@ -138,6 +138,18 @@ const cli_cmd cli_cmd_remove_orphan_files = {
 	1, 1,
 };
 
+/* Sets keys[i] to vals[i] for each value the user gave (NULL: not given);
+ * 0 or the error code. */
+static int set_given(paimon_options *o, const char *const *keys, const char *const *vals, size_t n)
+{
+	size_t i;
+	int rc = 0;
+	for (i = 0; i < n && !rc; i++)
+		if (vals[i])
+			rc = paimon_options_set(o, keys[i], vals[i]);
+	return rc;
+}
+
 /* ------------------------------------------------------ expire-snapshots */
 
 static int expire_main(cli_ctx *ctx, int argc, char **argv)
@@ -172,13 +184,12 @@ static int expire_main(cli_ctx *ctx, int argc, char **argv)
 				       older_arg);
 	if (paimon_options_new(&o) != 0)
 		return cli_oom();
-	rc = 0;
-	if (rmin)
-		rc = paimon_options_set(o, "snapshot.num-retained.min", rmin);
-	if (!rc && rmax)
-		rc = paimon_options_set(o, "snapshot.num-retained.max", rmax);
-	if (!rc && limit)
-		rc = paimon_options_set(o, "snapshot.expire.limit", limit);
+	{
+		static const char *const keys[] = {"snapshot.num-retained.min", "snapshot.num-retained.max",
+						   "snapshot.expire.limit"};
+		const char *const vals[] = {rmin, rmax, limit};
+		rc = set_given(o, keys, vals, 3);
+	}
 	if (!rc && older_arg) {
 		snprintf(buf, sizeof buf, "%lld ms", (long long)(now > older ? now - older : 0));
 		rc = paimon_options_set(o, "snapshot.time-retained", buf);
@@ -249,17 +260,13 @@ static int expire_parts_main(cli_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (paimon_options_new(&o) != 0)
 		return cli_oom();
-	rc = 0;
-	if (exp)
-		rc = paimon_options_set(o, "partition.expiration-time", exp);
-	if (!rc && fmt)
-		rc = paimon_options_set(o, "partition.timestamp-formatter", fmt);
-	if (!rc && pat)
-		rc = paimon_options_set(o, "partition.timestamp-pattern", pat);
-	if (!rc && strat)
-		rc = paimon_options_set(o, "partition.expiration-strategy", strat);
-	if (!rc && max)
-		rc = paimon_options_set(o, "partition.expiration-max-num", max);
+	{
+		static const char *const keys[] = {"partition.expiration-time", "partition.timestamp-formatter",
+						   "partition.timestamp-pattern", "partition.expiration-strategy",
+						   "partition.expiration-max-num"};
+		const char *const vals[] = {exp, fmt, pat, strat, max};
+		rc = set_given(o, keys, vals, 5);
+	}
 	if (rc) {
 		paimon_options_free(o);
 		return cli_fail();
