@@ -32,7 +32,6 @@ import java_harness as jh  # noqa: E402
 import table_peers as tp  # noqa: E402
 
 SEEDS = range(int(os.environ.get("PAIMONC_COMPACT_DE_SEEDS", "16")))
-QUIET = "-Dorg.slf4j.simpleLogger.log.org.apache.paimon.format.parquet.ParquetReaderFactory=error"
 
 
 def _scenario(seed):
@@ -102,15 +101,7 @@ def run(tmp_path_factory):
         o["slot"] = len(cmds)
         cmds.append(["compact", o["jw"], o["ident"]] + ["%s=%s" % kv for kv in sorted(o["copts"].items())])
         cmds.append(["de-read", o["cw"], o["ident"]])
-    old = os.environ.get("PAIMON_INTEROP_JAVA_OPTS")
-    os.environ["PAIMON_INTEROP_JAVA_OPTS"] = ((old + " ") if old else "") + QUIET
-    try:
-        res, err = jh.batch(cmds)
-    finally:
-        if old is None:
-            del os.environ["PAIMON_INTEROP_JAVA_OPTS"]
-        else:
-            os.environ["PAIMON_INTEROP_JAVA_OPTS"] = old
+    res, err = jh.batch(cmds, quiet_parquet=True)
     for s in SEEDS:
         out[s]["java_compact"] = res[out[s]["slot"]]
         out[s]["java_reads_ours"] = res[out[s]["slot"] + 1]

@@ -254,9 +254,6 @@ def test_model_sequence_numbers_follow_groups(tmp_path):
 
 J_SEEDS = list(range(int(os.environ.get("PAIMONC_DE_JAVA_SEEDS", "10"))))
 J_READ_BASE, J_WRITE_BASE = 1000, 2000
-# Java 1.4.2's Parquet reader logs a WARN per file column it does not find (every _ROW_ID /
-# _SEQUENCE_NUMBER and every column a partial file lacks); keep the batch's stderr readable.
-QUIET = "-Dorg.slf4j.simpleLogger.log.org.apache.paimon.format.parquet.ParquetReaderFactory=error"
 
 
 @pytest.fixture(scope="module")
@@ -288,15 +285,7 @@ def java_run(tmp_path_factory):
             reads = dg.java_read_commands(scen, wh)
             slots[(kind, s)] = (len(cmds), [sid for sid, _ in reads])
             cmds += [c for _, c in reads]
-    old = os.environ.get("PAIMON_INTEROP_JAVA_OPTS")
-    os.environ["PAIMON_INTEROP_JAVA_OPTS"] = ((old + " ") if old else "") + QUIET
-    try:
-        results, stderr = jh.batch(cmds)
-    finally:
-        if old is None:
-            del os.environ["PAIMON_INTEROP_JAVA_OPTS"]
-        else:
-            os.environ["PAIMON_INTEROP_JAVA_OPTS"] = old
+    results, stderr = jh.batch(cmds, quiet_parquet=True)
     return dict(wj=wj, r_scen=r_scen, w_scen=w_scen, errs=errs, slots=slots, results=results,
                 stderr=stderr)
 

@@ -43,9 +43,13 @@ import os
 import random
 import struct
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+import java_harness as jh  # noqa: E402
 
 pa = pytest.importorskip("pyarrow")
 pypaimon = pytest.importorskip("pypaimon")
@@ -57,7 +61,6 @@ SCHEMA = pa.schema([("i", pa.int32()), ("b", pa.int64()), ("s", pa.string()), ("
                     ("dt", pa.date32())])
 RECORDS = 50        # records per index file (both builders rotate at 1.2 x this)
 SEEDS = [1, 2]
-QUIET = "-Dorg.slf4j.simpleLogger.log.org.apache.paimon.format.parquet.ParquetReaderFactory=error"
 
 
 # ------------------------------------------------------------------ Java harness (batch JVM)
@@ -71,21 +74,7 @@ def _harness():
 
 def java(commands):
     """Runs commands (lists of args) in one JVM; returns ([(rc, stdout)], stderr)."""
-    text = "\n".join(" ".join(str(a) for a in cmd) for cmd in commands) + "\n"
-    env = dict(os.environ)
-    env["PAIMON_INTEROP_JAVA_OPTS"] = (env.get("PAIMON_INTEROP_JAVA_OPTS", "") + " " + QUIET).strip()
-    p = subprocess.run([str(HARNESS / "run.sh"), "batch"], input=text, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        raise AssertionError("java batch failed (%d):\n%s" % (p.returncode, p.stderr[-4000:]))
-    results, cur = [], []
-    for line in p.stdout.split("\n"):
-        if line.startswith("### "):
-            results.append((int(line[4:]), "\n".join(cur)))
-            cur = []
-        else:
-            cur.append(line)
-    assert len(results) == len(commands), (p.stdout[-2000:], p.stderr[-4000:])
-    return results, p.stderr
+    return jh.batch(commands, quiet_parquet=True)
 
 
 def java_ok(commands):

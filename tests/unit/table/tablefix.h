@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 /* make_table with table options kv[0..2n) (key, value pairs). */
-static paimon_table *make_table_with(const char *dir, const char *const *kv, size_t n)
+static inline paimon_table *make_table_with(const char *dir, const char *const *kv, size_t n)
 {
 	paimon_options *o;
 	paimon_catalog *c = NULL;
@@ -46,16 +46,41 @@ static paimon_table *make_table_with(const char *dir, const char *const *kv, siz
 	return t;
 }
 
-static paimon_table *make_table(const char *dir)
+static inline paimon_table *make_table(const char *dir)
 {
 	return make_table_with(dir, NULL, 0);
+}
+
+/* paimon_catalog_get_table(ident) in the warehouse dir: its code; *out
+ * the table (NULL on failure). */
+static inline int get_table_rc(const char *dir, const char *ident, paimon_table **out)
+{
+	paimon_options *o;
+	paimon_catalog *c = NULL;
+	int rc;
+	*out = NULL;
+	CHECK_OK(paimon_options_new(&o));
+	CHECK_OK(paimon_options_set(o, "warehouse", dir));
+	CHECK_OK(paimon_catalog_open(&c, o));
+	paimon_options_free(o);
+	rc = paimon_catalog_get_table(c, ident, out);
+	paimon_catalog_free(c);
+	return rc;
+}
+
+/* The table ident (e.g. "db.t", "db.t$branch_b") of the warehouse dir. */
+static inline paimon_table *open_as(const char *dir, const char *ident)
+{
+	paimon_table *t = NULL;
+	CHECK_OK(get_table_rc(dir, ident, &t));
+	return t;
 }
 
 /* n rows, id = start + i, dt = "p<id % nparts>" (nparts 0: all "p0"). */
 /* Commit options of write_commit (NULL: none). */
 static const paimon_options *g_copts;
 
-static void write_commit(paimon_table *t, int64_t n, int32_t start, int nparts, int overwrite)
+static inline void write_commit(paimon_table *t, int64_t n, int32_t start, int nparts, int overwrite)
 {
 	pm_array_builder *ch[3], *st;
 	paimon_table_write *w = NULL;
@@ -102,7 +127,7 @@ static void write_commit(paimon_table *t, int64_t n, int32_t start, int nparts, 
 }
 
 /* Rows and sum of ids read at a scan option (key NULL: latest). */
-static void read_sum(paimon_table *t, const char *key, const char *val, int64_t *rows, int64_t *sum)
+static inline void read_sum(paimon_table *t, const char *key, const char *val, int64_t *rows, int64_t *sum)
 {
 	paimon_read_builder *rb = NULL;
 	paimon_plan *p = NULL;
@@ -146,7 +171,7 @@ static void read_sum(paimon_table *t, const char *key, const char *val, int64_t 
 }
 
 /* Every regular file under dir (recursive, absolute paths, sorted). */
-static void tree_files(const char *dir, pm_strlist *out)
+static inline void tree_files(const char *dir, pm_strlist *out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -155,10 +180,12 @@ static void tree_files(const char *dir, pm_strlist *out)
 	while ((de = readdir(d)) != NULL) {
 		char p[4096];
 		struct stat st;
+		int n;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-		if (stat(p, &st) != 0)
+		n = snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+		CHECK(n > 0 && (size_t)n < sizeof p);
+		if (n <= 0 || (size_t)n >= sizeof p || stat(p, &st) != 0)
 			continue;
 		if (S_ISDIR(st.st_mode))
 			tree_files(p, out);

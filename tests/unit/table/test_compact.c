@@ -35,20 +35,6 @@ static void sh(const char *fmt, const char *a, const char *b)
 	CHECK(system(cmd) == 0);
 }
 
-static paimon_table *open_table(const char *wh)
-{
-	paimon_options *o;
-	paimon_catalog *c = NULL;
-	paimon_table *t = NULL;
-	CHECK_OK(paimon_options_new(&o));
-	CHECK_OK(paimon_options_set(o, "warehouse", wh));
-	CHECK_OK(paimon_catalog_open(&c, o));
-	paimon_options_free(o);
-	CHECK_OK(paimon_catalog_get_table(c, "db.t", &t));
-	paimon_catalog_free(c);
-	return t;
-}
-
 static void table_path(const char *wh, char *out, size_t n)
 {
 	snprintf(out, n, "%s/db.db/t", wh);
@@ -143,7 +129,7 @@ static void compacts_as_java_plans(void)
 	snprintf(wh, sizeof wh, "%s/wh", dir);
 	fresh(wh);
 	table_path(wh, tp, sizeof tp);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	CHECK(live_files(t) == 24);
 	CHECK_OK(paimon_table_compact_plan(t, NULL, NULL, &files, &tasks, &n));
 	CHECK(n == 24);
@@ -200,7 +186,7 @@ static void dry_run_options_and_filters(void)
 	snprintf(wh, sizeof wh, "%s/wh", dir);
 	fresh(wh);
 	table_path(wh, tp, sizeof tp);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	tree_files(tp, &before);
 	CHECK_OK(paimon_table_compact(t, NULL, NULL, 1, NULL, NULL, &r));
 	CHECK(r.tasks == 2 && r.files_before == 24 && r.files_after == 0 && r.snapshot_id == -1);
@@ -265,7 +251,7 @@ static void refuses_other_tables(void)
 		paimon_options *o = opts_of(flags[i], "true", NULL, NULL);
 		snprintf(wh, sizeof wh, "%s/wh%zu", dir, i);
 		fresh(wh);
-		t = open_table(wh);
+		t = open_as(wh, "db.t");
 		/* dynamic options decide as table options would */
 		CHECK_RC(paimon_table_compact(t, NULL, o, 1, NULL, NULL, &r), PAIMON_EUNSUPPORTED);
 		CHECK(strstr(paimon_error_message(), flags[i]) != NULL);
@@ -293,7 +279,7 @@ static void race(void *ctx, int64_t done, int64_t total)
 	(void)total;
 	if (rc->done++)
 		return;
-	t = open_table(rc->wh);
+	t = open_as(rc->wh, "db.t");
 	write_commit(t, 3, 900000, 2, rc->overwrite);
 	paimon_table_free(t);
 }
@@ -312,7 +298,7 @@ static void concurrent_commits(void)
 	CHECK_OK(pm_fileio_local_new(&io));
 
 	fresh(wh);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	rc.wh = wh;
 	rc.overwrite = 0;
 	rc.done = 0;
@@ -324,7 +310,7 @@ static void concurrent_commits(void)
 	paimon_table_free(t);
 
 	fresh(wh);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	rc.overwrite = 1;
 	rc.done = 0;
 	CHECK_RC(paimon_table_compact(t, NULL, NULL, 0, race, &rc, &r), PAIMON_ECONFLICT);
@@ -369,7 +355,7 @@ static int run_compact(pm_fileio *io, const char *wh)
 
 static void check_reads(const char *wh)
 {
-	paimon_table *t = open_table(wh);
+	paimon_table *t = open_as(wh, "db.t");
 	int64_t rows, sum;
 	read_sum(t, NULL, NULL, &rows, &sum);
 	CHECK(rows == g_rows && sum == g_sum);
@@ -442,7 +428,7 @@ static void crash_matrix(void)
 			/* a rerun finishes the job (or finds it done) */
 			CHECK_OK(run_compact(io, wh));
 			check_reads(wh);
-			t = open_table(wh);
+			t = open_as(wh, "db.t");
 			kind = latest_kind(t);
 			CHECK_STR(kind, "COMPACT");
 			free(kind);
@@ -482,7 +468,7 @@ static void data_evolution(void)
 	g_de = 1;
 	snprintf(wh, sizeof wh, "%s/wh", dir);
 	fresh(wh);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	CHECK_OK(paimon_table_compact(t, NULL, NULL, 0, NULL, NULL, &r));
 	CHECK(r.tasks == 1 && r.files_before == 12 && r.files_after == 1 && r.rows == g_rows);
 	read_sum(t, NULL, NULL, &rows, &sum);

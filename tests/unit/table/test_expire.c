@@ -47,20 +47,6 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static paimon_table *open_table(const char *wh)
-{
-	paimon_options *o;
-	paimon_catalog *c = NULL;
-	paimon_table *t = NULL;
-	CHECK_OK(paimon_options_new(&o));
-	CHECK_OK(paimon_options_set(o, "warehouse", wh));
-	CHECK_OK(paimon_catalog_open(&c, o));
-	paimon_options_free(o);
-	CHECK_OK(paimon_catalog_get_table(c, "db.t", &t));
-	paimon_catalog_free(c);
-	return t;
-}
-
 /* The base warehouse: 8 snapshots, tag t2 on 2 (built once). */
 static char *g_base;
 static int64_t g_rows[9], g_sums[9], g_tag_rows, g_tag_sum;
@@ -110,7 +96,7 @@ static pm_expire_config cfg_min2(void)
 /* Snapshots 7, 8 and the tag read as they did. */
 static void check_retained(const char *wh, const char *what)
 {
-	paimon_table *t = open_table(wh);
+	paimon_table *t = open_as(wh, "db.t");
 	int64_t rows, sum;
 	read_sum(t, "scan.snapshot-id", "7", &rows, &sum);
 	CHECK(rows == g_rows[7] && sum == g_sums[7]);
@@ -125,7 +111,7 @@ static void check_retained(const char *wh, const char *what)
 
 static int run_expire(pm_fileio *io, const char *wh, int dry_run, pm_expire_result *r)
 {
-	paimon_table *t = open_table(wh);
+	paimon_table *t = open_as(wh, "db.t");
 	pm_expire_config c = cfg_min2();
 	int rc;
 	memset(r, 0, sizeof *r);
@@ -173,7 +159,7 @@ static void expires_as_java(void)
 		pm_free(p);
 	}
 	check_retained(wh, "expiration");
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	CHECK_OK(pm_table_find_missing(t->io, t->path, &missing));
 	CHECK(missing.len == 0);
 	paimon_table_free(t);
@@ -375,7 +361,7 @@ static void consumers_hold_snapshots(void)
 	CHECK_OK(pm_consumer_write(io, tp, "job-b", 6));
 	CHECK_OK(pm_consumer_min_next_snapshot(io, tp, &next, &found));
 	CHECK(found && next == 4);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	CHECK_OK(paimon_options_new(&o));
 	CHECK_OK(paimon_options_set(o, "snapshot.num-retained.min", "1"));
 	CHECK_OK(paimon_options_set(o, "snapshot.time-retained", "0 ms"));
@@ -446,7 +432,7 @@ static void tag_deletion_cleans(void)
 	CHECK_OK(pm_fileio_local_new(&io));
 	CHECK_OK(run_expire(io, wh, 0, &r));
 	pm_expire_result_dispose(&r);
-	t = open_table(wh);
+	t = open_as(wh, "db.t");
 	CHECK_OK(paimon_table_delete_tag(t, "t2", 0));
 	CHECK_RC(paimon_table_delete_tag(t, "t2", 0), PAIMON_ENOTFOUND);
 	CHECK_OK(paimon_table_delete_tag(t, "t2", 1));

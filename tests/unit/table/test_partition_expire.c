@@ -108,11 +108,3 @@ static void expire_through_the_api(void)
 }
 
 TEST_MAIN(T(times), T(expire_through_the_api))
-
-static void unused_fixtures(void) __attribute__((unused));
-static void unused_fixtures(void)
-{
-	pm_strlist l = {0};
-	tree_files("/nonexistent", &l);
-	pm_strlist_dispose(&l);
-}
