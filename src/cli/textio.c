@@ -182,6 +182,14 @@ int tio_parse_timestamp(const char *s, size_t n, int64_t per_sec, int64_t *out)
 	return 0;
 }
 
+/* v * 10 + 9 still fits an __int128 (past it the value has more than 38
+ * digits: more than any DECIMAL precision). */
+static int mul10_fits(__int128 v)
+{
+	const __int128 max = (__int128)(((unsigned __int128)1 << 127) - 1);
+	return v <= (max - 9) / 10;
+}
+
 int tio_parse_decimal(const char *s, size_t n, int precision, int scale, __int128 *out)
 {
 	const char *p = s, *end = s + n;
@@ -206,6 +214,8 @@ int tio_parse_decimal(const char *s, size_t n, int precision, int scale, __int12
 			if (nfrac < scale) {
 				if (sig > 38)
 					return -1;
+				if (!mul10_fits(v))
+					return -3;
 				v = v * 10 + (*p - '0');
 				nfrac++;
 			} else if (*p != '0') {
@@ -218,6 +228,8 @@ int tio_parse_decimal(const char *s, size_t n, int precision, int scale, __int12
 		return -1;
 	(void)nint;
 	while (nfrac < scale) {
+		if (!mul10_fits(v))
+			return -3; /* beyond 38 digits: over every precision */
 		v *= 10;
 		nfrac++;
 	}

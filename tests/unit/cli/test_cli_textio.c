@@ -83,6 +83,10 @@ static void test_decimals(void)
 	CHECK(tio_parse_decimal("123456789.1", 11, 10, 2, &v) == -3);
 	CHECK(tio_parse_decimal("12a", 3, 10, 2, &v) == -1);
 	CHECK(tio_parse_decimal("-", 1, 10, 2, &v) == -1);
+	/* 38 integer digits scaled past 38 digits: a precision error, not an
+	 * __int128 overflow (found by fuzz_textio) */
+	CHECK(tio_parse_decimal("77777777777777777777777777775808297985", 38, 38, 5, &v) == -3);
+	CHECK(tio_parse_decimal("77777777777777777777777777775808297985.1", 40, 38, 5, &v) == -3);
 	CHECK(tio_parse_decimal("99999999999999999999999999999999999999", 38, 38, 0, &v) == 0);
 	tio_format_decimal(buf, sizeof buf, v, 0);
 	CHECK_STR(buf, "99999999999999999999999999999999999999");
